@@ -1,0 +1,61 @@
+//! Command-line arguments. The doc comments are the `--help` text.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// A static site generator: YAML and Markdown content, MiniJinja templates, and
+/// React islands rendered at build time.
+#[derive(Debug, Parser)]
+#[command(name = "site", version)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Build the site into the output folder.
+    Build(BuildArgs),
+    /// Build, then serve the output folder on a local address.
+    Serve(ServeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// The site root: the folder holding content/, templates/ and islands/.
+    #[arg(long, default_value = ".")]
+    pub root: PathBuf,
+    /// The output folder (default: <root>/dist).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// The public address of the site, overriding base_url in content/site.yaml.
+    #[arg(long)]
+    pub base_url: Option<String>,
+    /// Print stage timings and server-render counts.
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub build: BuildArgs,
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// The port to listen on; 0 picks a free one.
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,4 @@
+//! One module per command.
+
+pub mod build;
+pub mod serve;

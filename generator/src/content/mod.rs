@@ -1,0 +1,166 @@
+//! The load stage: `content/site.yaml` and every page under `content/pages/`, read
+//! into typed models. All problems of a run are collected, none stops the others.
+
+mod blocks;
+mod page;
+mod site;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+pub use page::Page;
+pub use site::SiteConfig;
+
+use crate::diagnostics::{relative, Diagnostic};
+use crate::yaml;
+
+#[derive(Debug)]
+pub struct Content {
+    pub config: SiteConfig,
+    /// Sorted by route.
+    pub pages: Vec<Page>,
+}
+
+pub fn load(root: &Path) -> Result<Content, Vec<Diagnostic>> {
+    let mut diagnostics = Vec::new();
+    let config = load_config(root).map_err(|d| diagnostics.extend(d)).ok();
+
+    let pages_dir = root.join("content").join("pages");
+    let files = match page_files(&pages_dir) {
+        Ok(files) => files,
+        Err(d) => {
+            diagnostics.push(d);
+            Vec::new()
+        }
+    };
+    let results: Vec<Result<Page, Vec<Diagnostic>>> = files
+        .par_iter()
+        .map(|path| load_page(root, &pages_dir, path))
+        .collect();
+
+    let mut by_route: BTreeMap<String, Page> = BTreeMap::new();
+    for result in results {
+        match result {
+            Ok(page) => {
+                if let Some(other) = by_route.get(&page.route) {
+                    diagnostics.push(Diagnostic::new(
+                        page.source.clone(),
+                        format!(
+                            "the route `{}` is claimed by both {} and {}; rename one of them",
+                            page.route, other.source, page.source
+                        ),
+                    ));
+                } else {
+                    by_route.insert(page.route.clone(), page);
+                }
+            }
+            Err(d) => diagnostics.extend(d),
+        }
+    }
+
+    match config {
+        Some(config) if diagnostics.is_empty() => Ok(Content {
+            config,
+            pages: by_route.into_values().collect(),
+        }),
+        _ => Err(diagnostics),
+    }
+}
+
+fn load_config(root: &Path) -> Result<SiteConfig, Vec<Diagnostic>> {
+    let path = root.join("content").join("site.yaml");
+    let file = relative(&path, root);
+    let text: Arc<str> = std::fs::read_to_string(&path)
+        .map_err(|e| vec![Diagnostic::io(&path, root, &e)])?
+        .into();
+    let to_diag = |e: yaml::Error| vec![Diagnostic::from_yaml(&file, &text, &e)];
+    let node = yaml::parse(&text).map_err(to_diag)?;
+    yaml::from_node(&node, "").map_err(to_diag)
+}
+
+/// Content files in a stable order. Hidden files and editor backups are skipped.
+fn page_files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let entry = entry.map_err(|e| Diagnostic::new(dir.to_string_lossy(), e.to_string()))?;
+        let name = entry.file_name().to_string_lossy();
+        if name.starts_with('.') && entry.depth() > 0 {
+            continue;
+        }
+        if entry.file_type().is_file() && !name.ends_with('~') {
+            files.push(entry.into_path());
+        }
+    }
+    Ok(files)
+}
+
+fn load_page(root: &Path, pages_dir: &Path, path: &Path) -> Result<Page, Vec<Diagnostic>> {
+    let file = relative(path, root);
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if !matches!(ext, "yaml" | "yml" | "md") {
+        return Err(vec![Diagnostic::new(
+            file,
+            "unsupported content file: pages are `.yaml` (blocks) or `.md` (Markdown)",
+        )]);
+    }
+    let route = route_for(pages_dir, path).map_err(|m| vec![Diagnostic::new(file.clone(), m)])?;
+    let text: Arc<str> = std::fs::read_to_string(path)
+        .map_err(|e| vec![Diagnostic::io(path, root, &e)])?
+        .into();
+    let result = if ext == "md" {
+        page::from_markdown(route, file.clone(), &text)
+    } else {
+        page::from_yaml(route, file.clone(), &text)
+    };
+    result.map_err(|errors| {
+        errors
+            .iter()
+            .map(|e| Diagnostic::from_yaml(&file, &text, e))
+            .collect()
+    })
+}
+
+/// `about.yaml` → `/about`, `services/cloud.md` → `/services/cloud`, `index.yaml` → `/`.
+pub fn route_for(pages_dir: &Path, path: &Path) -> Result<String, String> {
+    let rel = path
+        .strip_prefix(pages_dir)
+        .unwrap_or(path)
+        .with_extension("");
+    let mut segments: Vec<String> = Vec::new();
+    for part in rel.components() {
+        let part = part.as_os_str().to_string_lossy().to_string();
+        let valid = !part.is_empty()
+            && part
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+        if !valid {
+            return Err(format!(
+                "`{part}` cannot be part of a web address: name content files and folders with lowercase letters, digits and hyphens"
+            ));
+        }
+        segments.push(part);
+    }
+    if segments.last().map(String::as_str) == Some("index") {
+        segments.pop();
+    }
+    Ok(format!("/{}", segments.join("/")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn routes_come_from_file_paths() {
+        let dir = Path::new("/s/content/pages");
+        let route = |p: &str| route_for(dir, &dir.join(p));
+        assert_eq!(route("index.yaml").unwrap(), "/");
+        assert_eq!(route("about.yaml").unwrap(), "/about");
+        assert_eq!(route("services/cloud.md").unwrap(), "/services/cloud");
+        assert_eq!(route("services/index.md").unwrap(), "/services");
+        assert!(route("Our Team.md").is_err());
+    }
+}

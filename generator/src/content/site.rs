@@ -1,0 +1,109 @@
+//! `content/site.yaml`: company facts, navigation, footer, contact details, storage.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SiteConfig {
+    /// The company name, used in titles and the copyright line.
+    pub name: String,
+    /// The public address the site is published at, e.g. `https://www.example.com`.
+    pub base_url: String,
+    #[serde(default = "default_language")]
+    pub language: String,
+    /// A short line shown beside the name in the footer.
+    pub tagline: String,
+    /// The meta description of pages that do not set their own.
+    pub description: String,
+    pub figures: Figures,
+    pub nav: Vec<Link>,
+    /// The call-to-action button at the end of the header.
+    pub header_cta: Link,
+    pub footer: Footer,
+    pub contact: Contact,
+    pub social: Vec<SocialLink>,
+    #[serde(default)]
+    pub storage: Storage,
+}
+
+fn default_language() -> String {
+    "en".to_string()
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Link {
+    pub label: String,
+    pub href: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SocialLink {
+    pub label: String,
+    pub href: String,
+    /// A lucide icon name.
+    pub icon: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Figures {
+    pub countries: String,
+    pub revenue: String,
+    pub years: String,
+    pub success_rate: String,
+    pub employees: String,
+    pub founded: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Footer {
+    pub about: String,
+    pub groups: Vec<LinkGroup>,
+    pub legal: Vec<Link>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkGroup {
+    pub title: String,
+    pub links: Vec<Link>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Contact {
+    pub address: String,
+    pub phone: String,
+    pub email: String,
+}
+
+/// Where the contact form uploads attachments. An empty `url` means the site's own
+/// origin, which `site serve` provides. `SITE_STORAGE_URL` and `SITE_STORAGE_ANON_KEY`
+/// override these at build time.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Storage {
+    #[serde(default)]
+    pub url: String,
+    #[serde(default)]
+    pub anon_key: String,
+    #[serde(default = "default_bucket")]
+    pub bucket: String,
+}
+
+fn default_bucket() -> String {
+    "contact-attachments".to_string()
+}
+
+impl Default for Storage {
+    fn default() -> Self {
+        Storage {
+            url: String::new(),
+            anon_key: String::new(),
+            bucket: default_bucket(),
+        }
+    }
+}

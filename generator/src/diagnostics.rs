@@ -1,0 +1,124 @@
+//! Build diagnostics: every problem of a run, each with its file, line, column and
+//! message, printed together with a source excerpt (miette's graphical report).
+
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource};
+
+use crate::yaml;
+
+#[derive(Debug, Clone)]
+pub struct Diagnostic {
+    /// Path relative to the site root, as the editor knows it.
+    pub file: String,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub message: String,
+    pub snippet: Option<Snippet>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Snippet {
+    pub source: Arc<str>,
+    pub offset: usize,
+    pub len: usize,
+}
+
+impl Diagnostic {
+    pub fn new(file: impl Into<String>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            file: file.into(),
+            line: None,
+            column: None,
+            message: message.into(),
+            snippet: None,
+        }
+    }
+
+    pub fn at(mut self, line: usize, column: usize) -> Diagnostic {
+        self.line = Some(line);
+        self.column = Some(column);
+        self
+    }
+
+    pub fn with_snippet(mut self, source: Arc<str>, offset: usize, len: usize) -> Diagnostic {
+        self.snippet = Some(Snippet {
+            source,
+            offset,
+            len,
+        });
+        self
+    }
+
+    /// A YAML error inside `file`, whose text is `source`.
+    pub fn from_yaml(file: &str, source: &Arc<str>, err: &yaml::Error) -> Diagnostic {
+        let d = Diagnostic::new(file, err.to_string());
+        match err.span {
+            Some(span) => {
+                d.at(span.line, span.column)
+                    .with_snippet(source.clone(), span.offset, span.len)
+            }
+            None => d,
+        }
+    }
+
+    pub fn io(path: &Path, root: &Path, err: &std::io::Error) -> Diagnostic {
+        Diagnostic::new(relative(path, root), format!("cannot read or write: {err}"))
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.file)?;
+        if let (Some(line), Some(column)) = (self.line, self.column) {
+            write!(f, ":{line}:{column}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// The path as shown to users: relative to the site root where possible.
+pub fn relative(path: &Path, root: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+/// Renders diagnostics for the terminal: a `file:line:column: message` line each
+/// (easy to grep and to click in editors), then the excerpt where there is one.
+pub fn render(diagnostics: &[Diagnostic], color: bool) -> String {
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme).with_context_lines(2);
+    let mut out = String::new();
+    for d in diagnostics {
+        out.push_str(&format!("error: {d}\n"));
+        if let Some(snippet) = &d.snippet {
+            let len = snippet
+                .len
+                .min(snippet.source.len().saturating_sub(snippet.offset));
+            let report = MietteDiagnostic::new(d.message.clone()).with_label(LabeledSpan::at(
+                snippet.offset..snippet.offset + len,
+                "here",
+            ));
+            let report = miette::Report::new(report)
+                .with_source_code(NamedSource::new(&d.file, snippet.source.to_string()));
+            let mut excerpt = String::new();
+            if handler.render_report(&mut excerpt, report.as_ref()).is_ok() {
+                out.push_str(&excerpt);
+            }
+        }
+    }
+    let n = diagnostics.len();
+    out.push_str(&format!(
+        "{n} error{} found; the previous output was left as it was\n",
+        if n == 1 { "" } else { "s" }
+    ));
+    out
+}

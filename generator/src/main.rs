@@ -1,0 +1,27 @@
+mod bundle;
+mod cli;
+mod cmd;
+mod content;
+mod diagnostics;
+mod headers;
+mod markdown;
+mod output;
+mod pipeline;
+mod render;
+mod sitemap;
+mod ssr;
+mod toolchain;
+mod yaml;
+
+use clap::Parser;
+
+fn main() {
+    let cli = cli::Cli::parse();
+    let ok = match &cli.command {
+        cli::Command::Build(args) => cmd::build::run(args),
+        cli::Command::Serve(args) => cmd::serve::run(args),
+    };
+    if !ok {
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,139 @@
+//! Markdown to HTML with pulldown-cmark. Headings get stable ids made from their
+//! text, so `#fragments` keep working when a page is edited elsewhere.
+
+use std::collections::HashMap;
+
+use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag, TagEnd};
+
+fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_SMART_PUNCTUATION
+        | Options::ENABLE_HEADING_ATTRIBUTES
+}
+
+/// Renders a Markdown document; headings without an explicit `{#id}` get one.
+pub fn render(source: &str) -> String {
+    let events: Vec<Event> = Parser::new_ext(source, options()).collect();
+    let mut used: HashMap<String, usize> = HashMap::new();
+    let mut out: Vec<Event> = Vec::with_capacity(events.len());
+    let mut i = 0;
+    while i < events.len() {
+        if let Event::Start(Tag::Heading {
+            level,
+            id,
+            classes,
+            attrs,
+        }) = &events[i]
+        {
+            let end = events[i..]
+                .iter()
+                .position(|e| matches!(e, Event::End(TagEnd::Heading(_))))
+                .map_or(events.len(), |p| i + p);
+            let base = match id {
+                Some(id) => id.to_string(),
+                None => slug(&plain_text(&events[i + 1..end])),
+            };
+            let id = unique(&mut used, base);
+            out.push(Event::Start(Tag::Heading {
+                level: *level,
+                id: Some(CowStr::from(id)),
+                classes: classes.clone(),
+                attrs: attrs.clone(),
+            }));
+            out.extend(events[i + 1..end].iter().cloned());
+            if end < events.len() {
+                out.push(events[end].clone());
+            }
+            i = end + 1;
+            continue;
+        }
+        out.push(events[i].clone());
+        i += 1;
+    }
+    let mut html_out = String::with_capacity(source.len() * 3 / 2);
+    html::push_html(&mut html_out, out.into_iter());
+    html_out
+}
+
+/// Renders a short piece of Markdown (a card's text) without the wrapping paragraph.
+pub fn render_inline(source: &str) -> String {
+    let html = render(source);
+    let trimmed = html.trim_end();
+    match trimmed
+        .strip_prefix("<p>")
+        .and_then(|s| s.strip_suffix("</p>"))
+    {
+        Some(inner) if !inner.contains("<p>") => inner.to_string(),
+        _ => html,
+    }
+}
+
+fn plain_text(events: &[Event]) -> String {
+    let mut text = String::new();
+    for e in events {
+        if let Event::Text(t) | Event::Code(t) = e {
+            text.push_str(t);
+        }
+    }
+    text
+}
+
+/// Lowercase ASCII words joined by hyphens: "Our Story & Values" → "our-story-values".
+pub fn slug(text: &str) -> String {
+    let mut s = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            s.extend(c.to_lowercase());
+        } else if !s.is_empty() && !s.ends_with('-') {
+            s.push('-');
+        }
+    }
+    let s = s.trim_end_matches('-').to_string();
+    if s.is_empty() {
+        "section".to_string()
+    } else {
+        s
+    }
+}
+
+fn unique(used: &mut HashMap<String, usize>, base: String) -> String {
+    let n = used.entry(base.clone()).or_insert(0);
+    *n += 1;
+    if *n == 1 {
+        base
+    } else {
+        format!("{base}-{}", *n - 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gives_headings_stable_unique_ids() {
+        let html = render("## Our Story\n\ntext\n\n## Our Story\n\n### Data & AI\n");
+        assert!(
+            html.contains(r#"<h2 id="our-story">Our Story</h2>"#),
+            "{html}"
+        );
+        assert!(html.contains(r#"<h2 id="our-story-1">"#), "{html}");
+        assert!(html.contains(r#"<h3 id="data-ai">"#), "{html}");
+    }
+
+    #[test]
+    fn keeps_explicit_ids() {
+        let html = render("## Team {#leadership-team}\n");
+        assert!(
+            html.contains(r#"<h2 id="leadership-team">Team</h2>"#),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn renders_inline_text_without_a_paragraph() {
+        assert_eq!(render_inline("Hello *there*"), "Hello <em>there</em>");
+    }
+}

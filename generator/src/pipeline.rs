@@ -1,0 +1,264 @@
+//! The build, one direction: load → bundle → render → write, then a report.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::bundle::{self, Bundle};
+use crate::content::{self, Content, Page};
+use crate::diagnostics::Diagnostic;
+use crate::headers;
+use crate::output::{self, Files, Source};
+use crate::render::{self, Settings};
+use crate::sitemap;
+use crate::ssr;
+use crate::toolchain::Toolchain;
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub root: PathBuf,
+    pub out: PathBuf,
+    /// Overrides `base_url` of `site.yaml`.
+    pub base_url: Option<String>,
+}
+
+#[derive(Debug)]
+pub struct Report {
+    pub pages: usize,
+    pub files: usize,
+    pub bytes: u64,
+    /// Smallest and largest JavaScript a page may load, in bytes.
+    pub javascript: (u64, u64),
+    pub ssr: ssr::Stats,
+    pub bundle_rebuilt: bool,
+    pub elapsed: Duration,
+    pub stages: Vec<(&'static str, Duration)>,
+    pub warnings: Vec<String>,
+}
+
+pub fn build(options: &Options) -> Result<Report, Vec<Diagnostic>> {
+    let started = Instant::now();
+    let mut stages = Vec::new();
+    // Absolute, so paths handed to esbuild and Node mean the same from anywhere.
+    let root = options.root.canonicalize().map_err(|e| {
+        vec![Diagnostic::new(
+            options.root.display().to_string(),
+            format!("the site root cannot be used: {e}"),
+        )]
+    })?;
+    let root = root.as_path();
+
+    // Loading content and bundling islands do not depend on each other.
+    let (content, bundled) = rayon::join(|| content::load(root), || bundle_site(root));
+    stages.push(("load + bundle", started.elapsed()));
+    let (mut content, (bundle, tools)) = match (content, bundled) {
+        (Ok(c), Ok(b)) => (c, b),
+        (c, b) => {
+            let mut all = c.err().unwrap_or_default();
+            all.extend(b.err().unwrap_or_default());
+            return Err(all);
+        }
+    };
+    let mut warnings = Vec::new();
+    apply_environment(&mut content, &mut warnings);
+
+    let settings = Settings {
+        base_url: options
+            .base_url
+            .clone()
+            .unwrap_or_else(|| content.config.base_url.clone()),
+        year: build_year(),
+    };
+    let bundle = Arc::new(bundle);
+    let node = tools.as_ref().map(|t| t.node.clone()).unwrap_or_default();
+    let ssr = Arc::new(ssr::Renderer::new(
+        &node,
+        bundle.server.as_deref(),
+        &bundle.hash,
+        root,
+    ));
+
+    let t = Instant::now();
+    let renderer = render::environment(root, &content, &settings, bundle.clone(), ssr.clone());
+    let mut diagnostics = renderer.check_templates();
+    if !diagnostics.is_empty() {
+        return Err(diagnostics);
+    }
+    let pages = renderer.render_pages(&content.pages);
+    let not_found = renderer.render_special("404.html", &not_found_page(&content));
+    ssr.save();
+    let (pages, not_found) = match (pages, not_found) {
+        (Ok(p), Ok(n)) => (p, n),
+        (p, n) => {
+            diagnostics.extend(p.err().unwrap_or_default());
+            diagnostics.extend(n.err());
+            return Err(diagnostics);
+        }
+    };
+    stages.push(("render", t.elapsed()));
+
+    let t = Instant::now();
+    let javascript = pages
+        .iter()
+        .map(|p| bundle.javascript_bytes(p.islands.iter().map(String::as_str)))
+        .fold((u64::MAX, 0), |(lo, hi), b| (lo.min(b), hi.max(b)));
+    let files = collect_files(root, &content, &settings, &bundle, pages, not_found)
+        .map_err(|e| vec![Diagnostic::new("dist/", e.to_string())])?;
+    let count = files.len();
+    let bytes = output::write(&options.out, &files).map_err(|e| {
+        vec![Diagnostic::new(
+            options.out.display().to_string(),
+            e.to_string(),
+        )]
+    })?;
+    stages.push(("write", t.elapsed()));
+
+    Ok(Report {
+        pages: content.pages.len(),
+        files: count,
+        bytes,
+        javascript: if javascript.0 == u64::MAX {
+            (0, 0)
+        } else {
+            javascript
+        },
+        ssr: ssr.stats(),
+        bundle_rebuilt: bundle.rebuilt,
+        elapsed: started.elapsed(),
+        stages,
+        warnings,
+    })
+}
+
+/// Bundles when the site has islands or styles; a plain site needs no Node at all.
+fn bundle_site(root: &Path) -> Result<(Bundle, Option<Toolchain>), Vec<Diagnostic>> {
+    if !root.join("islands").is_dir() && !root.join("styles").is_dir() {
+        return Ok((Bundle::empty(), None));
+    }
+    let tools =
+        Toolchain::find(root).map_err(|e| vec![Diagnostic::new("node_modules/", e.to_string())])?;
+    let bundle = bundle::bundle(root, &tools).map_err(|e| e.into_diagnostics(root))?;
+    Ok((bundle, Some(tools)))
+}
+
+/// `SITE_STORAGE_URL` and `SITE_STORAGE_ANON_KEY` override `site.yaml` at build time.
+fn apply_environment(content: &mut Content, warnings: &mut Vec<String>) {
+    let storage = &mut content.config.storage;
+    if let Ok(url) = std::env::var("SITE_STORAGE_URL") {
+        storage.url = url;
+    }
+    if let Ok(key) = std::env::var("SITE_STORAGE_ANON_KEY") {
+        storage.anon_key = key;
+    }
+    if storage.url.is_empty() {
+        warnings.push(
+            "storage.url is empty: the contact form uploads to the site's own origin, which only \
+             `site serve` provides; set storage.url in content/site.yaml or SITE_STORAGE_URL for production"
+                .into(),
+        );
+    }
+}
+
+fn not_found_page(content: &Content) -> Page {
+    Page {
+        route: "/404".into(),
+        source: "templates/404.html".into(),
+        title: "Page not found".into(),
+        description: content.config.description.clone(),
+        layout: String::new(),
+        date: None,
+        blocks: Vec::new(),
+        content: String::new(),
+    }
+}
+
+fn collect_files(
+    root: &Path,
+    content: &Content,
+    settings: &Settings,
+    bundle: &Bundle,
+    pages: Vec<render::Rendered>,
+    not_found: Option<String>,
+) -> Result<Files, output::Error> {
+    let mut files = Files::default();
+    files.add_tree(&root.join("public"), "public")?;
+    for (url, path) in &bundle.files {
+        let rel = url.trim_start_matches('/').to_string();
+        files.add(rel, Source::Copy(path.clone()), "the bundle")?;
+    }
+    for page in pages {
+        let origin = format!("page {}", page.route);
+        files.add(
+            output::route_file(&page.route),
+            Source::Bytes(page.html.into_bytes()),
+            &origin,
+        )?;
+    }
+    if let Some(html) = not_found {
+        files.add(
+            "404.html".into(),
+            Source::Bytes(html.into_bytes()),
+            "templates/404.html",
+        )?;
+    }
+    let generated = [
+        (
+            "sitemap.xml",
+            sitemap::sitemap(&settings.base_url, &content.pages),
+        ),
+        ("robots.txt", sitemap::robots(&settings.base_url)),
+        (
+            "_headers",
+            headers::render(&headers::rules(&headers::origin(
+                &content.config.storage.url,
+            ))),
+        ),
+    ];
+    for (name, text) in generated {
+        files.add(
+            name.into(),
+            Source::Bytes(text.into_bytes()),
+            "the generator",
+        )?;
+    }
+    Ok(files)
+}
+
+/// The year for the copyright line: from `SOURCE_DATE_EPOCH` when set (reproducible
+/// builds), else today.
+fn build_year() -> i32 {
+    let secs = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse::<i64>().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs() as i64)
+                .unwrap_or(0)
+        });
+    year_of_days(secs.div_euclid(86_400))
+}
+
+/// The proleptic Gregorian year of a day count since 1970-01-01.
+fn year_of_days(days: i64) -> i32 {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(month <= 2)) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn computes_the_year_of_a_day() {
+        assert_eq!(year_of_days(0), 1970);
+        assert_eq!(year_of_days(20_453), 2025); // 2025-12-31
+        assert_eq!(year_of_days(20_454), 2026); // 2026-01-01
+    }
+}

@@ -1,0 +1,34 @@
+//! `sitemap.xml` and `robots.txt`, from the routes and the base URL.
+
+use crate::content::Page;
+use crate::render::canonical_url;
+
+pub fn sitemap(base_url: &str, pages: &[Page]) -> String {
+    let mut xml = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
+    for page in pages {
+        xml.push_str("  <url><loc>");
+        xml.push_str(&escape(&canonical_url(base_url, &page.route)));
+        xml.push_str("</loc>");
+        if let Some(date) = &page.date {
+            xml.push_str(&format!("<lastmod>{}</lastmod>", date.as_str()));
+        }
+        xml.push_str("</url>\n");
+    }
+    xml.push_str("</urlset>\n");
+    xml
+}
+
+pub fn robots(base_url: &str) -> String {
+    format!(
+        "User-agent: *\nAllow: /\n\nSitemap: {}/sitemap.xml\n",
+        base_url.trim_end_matches('/')
+    )
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}

@@ -1,0 +1,59 @@
+//! Finds the external programs the build spawns: esbuild's native binary from the
+//! npm package and Node for server rendering.
+
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone)]
+pub struct Toolchain {
+    pub esbuild: PathBuf,
+    pub node: PathBuf,
+    /// The `node_modules` folder esbuild resolves packages from.
+    pub node_modules: PathBuf,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("esbuild was not found (looked for node_modules/.bin/esbuild above {searched}); run `npm ci` in the project, or set SITE_ESBUILD")]
+    NoEsbuild { searched: String },
+    #[error("node was not found on PATH; install Node.js 20 or newer, or set SITE_NODE")]
+    NoNode,
+}
+
+impl Toolchain {
+    /// Looks above the site root, then above the working directory, so a site kept
+    /// anywhere inside the project uses the project's packages.
+    pub fn find(root: &Path) -> Result<Toolchain, Error> {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        let node_modules = [root, cwd.as_path()]
+            .iter()
+            .flat_map(|start| start.ancestors())
+            .map(|dir| dir.join("node_modules"))
+            .find(|nm| nm.join(".bin").join("esbuild").is_file());
+        let esbuild = match std::env::var_os("SITE_ESBUILD") {
+            Some(p) => PathBuf::from(p),
+            None => node_modules
+                .as_ref()
+                .map(|nm| nm.join(".bin").join("esbuild"))
+                .ok_or_else(|| Error::NoEsbuild {
+                    searched: root.display().to_string(),
+                })?,
+        };
+        let node = match std::env::var_os("SITE_NODE") {
+            Some(p) => PathBuf::from(p),
+            None => find_on_path("node").ok_or(Error::NoNode)?,
+        };
+        let node_modules = node_modules.unwrap_or_else(|| root.join("node_modules"));
+        Ok(Toolchain {
+            esbuild,
+            node,
+            node_modules,
+        })
+    }
+}
+
+fn find_on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
