@@ -4,7 +4,9 @@
 
 type Directive = "load" | "idle" | "visible";
 
-type IslandModule = { default: (props: Record<string, unknown>) => unknown };
+import type { ComponentType } from "react";
+
+type IslandModule = { default: ComponentType<Record<string, unknown>> };
 
 const schedulers: Record<Directive, (el: HTMLElement, start: () => void) => void> = {
   load: (_el, start) => start(),
@@ -40,19 +42,13 @@ function readProps(el: HTMLElement): Record<string, unknown> {
 }
 
 async function hydrate(el: HTMLElement): Promise<void> {
-  const name = el.dataset.island ?? "island";
   const src = el.dataset.component;
   if (!src) return;
-  const [{ createElement }, { hydrateRoot }, mod] = await Promise.all([
-    import("react"),
-    import("react-dom/client"),
+  const [{ hydrateIsland }, mod] = await Promise.all([
+    import("./lib/hydrate.ts"),
     import(src) as Promise<IslandModule>,
   ]);
-  hydrateRoot(el, createElement(mod.default as never, readProps(el)), {
-    onRecoverableError(error: unknown) {
-      console.error(`Island ${name} did not hydrate cleanly:`, error);
-    },
-  });
+  hydrateIsland(el, mod.default, readProps(el));
   el.setAttribute("data-hydrated", "");
 }
 

@@ -1,0 +1,67 @@
+# The two commands: `make serve` and `make test`. Each installs what is missing.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+CHROMIUM := /usr/bin/chromium
+ESBUILD := node_modules/.bin/esbuild
+DEBUG_SITE := target/debug/site
+RELEASE_SITE := target/release/site
+PORT ?= 8080
+
+.PHONY: help setup chromium build serve test check lint unit-ts e2e clean
+
+help:
+	@echo "make serve   build and serve the site on http://127.0.0.1:$(PORT)"
+	@echo "make test    run every test (Rust, TypeScript, browser)"
+	@echo "make build   build the site into dist/"
+	@echo "make lint    cargo fmt --check, clippy, tsc --noEmit"
+
+# npm ci from the committed lockfile, again whenever the lockfile changes.
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+setup: node_modules/.installed
+
+# Debian's Chromium for the browser tests; installed when missing and we are root.
+chromium:
+	@if [ ! -x $(CHROMIUM) ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get -o DPkg::Lock::Timeout=300 update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "Chromium is missing: install Debian's chromium package (apt-get install chromium)"; exit 1; \
+	  fi; \
+	fi
+
+build: setup
+	cargo build --release --quiet
+	$(RELEASE_SITE) build
+
+serve: setup
+	cargo build --release --quiet
+	$(RELEASE_SITE) serve --host 127.0.0.1 --port $(PORT)
+
+lint: setup
+	cargo fmt --all -- --check
+	cargo clippy --quiet --all-targets -- -D warnings
+	node_modules/.bin/tsc --noEmit -p .
+
+# Unit tests of the islands' pure TypeScript modules, compiled by esbuild for Node.
+unit-ts: setup
+	@rm -rf .site/unit
+	@$(ESBUILD) $$(find islands -name '*.test.ts' -o -name '*.test.tsx') --bundle --platform=node \
+	  --format=esm --outbase=islands --outdir=.site/unit --out-extension:.js=.mjs --log-level=warning
+	node --test $$(find .site/unit -name '*.test.mjs' | sort)
+
+e2e: setup chromium
+	cargo build --quiet
+	SITE_BIN=$(DEBUG_SITE) node --test --test-concurrency=1 $$(ls e2e/*.test.mjs | sort)
+
+test: lint
+	cargo test --quiet
+	$(MAKE) --no-print-directory unit-ts
+	$(MAKE) --no-print-directory e2e
+
+clean:
+	rm -rf dist .site target/release/site

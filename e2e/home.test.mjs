@@ -1,0 +1,148 @@
+// The Home page in Chromium: server HTML, the Header island hydrated without a
+// mismatch, its scroll and menu behaviour, and the page read with JavaScript off.
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { axeViolations, hydrated, launchBrowser, openPage, startServer, WIDTHS } from "./support.mjs";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+for (const width of WIDTHS) {
+  describe(`Home at ${width} px`, () => {
+    test("hydrates the header with no console error, hydration warning or accessibility violation", async () => {
+      const { page, context, problems } = await openPage(browser, width);
+      const scripts = [];
+      page.on("request", (r) => {
+        if (r.resourceType() === "script") scripts.push(new URL(r.url()).pathname);
+      });
+      await page.goto(server.url + "/");
+      await hydrated(page);
+      await page.waitForSelector("header.site-header[data-ready]");
+      assert.deepEqual(problems, []);
+      assert.deepEqual(await axeViolations(page), []);
+      // Only the runtime, the Header island and the chunks they import load.
+      const islands = scripts.filter((s) => s.startsWith("/assets/islands/")).map((s) => s.replace(/-\w+\.js$/, ""));
+      assert.deepEqual(islands.sort(), ["/assets/islands/Header", "/assets/islands/runtime"]);
+      await context.close();
+    });
+
+    test("the header is transparent at the top and solid once scrolled more than 10 px", async () => {
+      const { page, context, problems } = await openPage(browser, width);
+      await page.goto(server.url + "/");
+      await hydrated(page);
+      const header = page.locator("header.site-header");
+      const solid = () => header.evaluate((el) => el.hasAttribute("data-solid"));
+      const background = () => header.evaluate((el) => getComputedStyle(el).backgroundColor);
+      assert.equal(await solid(), false);
+      assert.equal(await background(), "rgba(0, 0, 0, 0)");
+      await page.evaluate(() => window.scrollTo(0, 10));
+      await page.waitForFunction(() => window.scrollY === 10);
+      await page.waitForTimeout(50);
+      assert.equal(await solid(), false, "10 px is not yet past the threshold");
+      await page.evaluate(() => window.scrollTo(0, 11));
+      await page.waitForFunction(() => document.querySelector("header.site-header").hasAttribute("data-solid"));
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.waitForFunction(() => !document.querySelector("header.site-header").hasAttribute("data-solid"));
+      assert.deepEqual(problems, []);
+      await context.close();
+    });
+
+    test("the Home link is the active one", async () => {
+      const { page, context } = await openPage(browser, width);
+      await page.goto(server.url + "/");
+      const current = await page.locator('header nav a[aria-current="page"]').allTextContents();
+      assert.deepEqual(current, ["Home"]);
+      await context.close();
+    });
+
+    test("reads completely with JavaScript off", async () => {
+      const { page, context, problems } = await openPage(browser, width, { javaScript: false });
+      await page.goto(server.url + "/");
+      assert.match(await page.locator("h1").innerText(), /Reinvent your enterprise/);
+      assert.equal(await page.locator(".hero .button").count(), 2);
+      assert.deepEqual(await page.locator(".hero .button").allTextContents(), ["Explore Our Services", "Contact Us"]);
+      assert.equal(await page.locator("#digital-core-capabilities .card").count(), 6);
+      // Every navigation link is reachable without the menu script.
+      const links = page.locator("header nav a");
+      assert.equal(await links.count(), 7);
+      for (const link of await links.all()) {
+        await link.scrollIntoViewIfNeeded();
+        assert.equal(await link.isVisible(), true, await link.innerText());
+      }
+      assert.equal(await page.locator(".site-header__toggle").isVisible(), false);
+      assert.deepEqual(problems, []);
+      await context.close();
+    });
+  });
+}
+
+describe("the mobile menu at 375 px", () => {
+  test("opens from the toggle and closes when a link is chosen", async () => {
+    const { page, context, problems } = await openPage(browser, 375);
+    await page.goto(server.url + "/");
+    await hydrated(page);
+    const toggle = page.locator(".site-header__toggle");
+    const nav = page.locator("#site-menu");
+    assert.equal(await toggle.isVisible(), true);
+    assert.equal(await nav.isVisible(), false);
+    assert.equal(await toggle.getAttribute("aria-expanded"), "false");
+    assert.equal(await toggle.getAttribute("aria-controls"), "site-menu");
+    await toggle.click();
+    assert.equal(await toggle.getAttribute("aria-expanded"), "true");
+    assert.equal(await nav.isVisible(), true);
+    // Stay on the page so the menu's own reaction to the choice can be seen.
+    await page.evaluate(() =>
+      document.addEventListener("click", (e) => e.target.closest("a") && e.preventDefault(), { capture: true }),
+    );
+    await nav.getByRole("link", { name: "Services" }).click();
+    assert.equal(await toggle.getAttribute("aria-expanded"), "false");
+    assert.equal(await nav.isVisible(), false);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test("Escape closes the menu and returns focus to the toggle", async () => {
+    const { page, context } = await openPage(browser, 375);
+    await page.goto(server.url + "/");
+    await hydrated(page);
+    const toggle = page.locator(".site-header__toggle");
+    await toggle.click();
+    await page.keyboard.press("Escape");
+    assert.equal(await toggle.getAttribute("aria-expanded"), "false");
+    assert.equal(await toggle.evaluate((el) => el === document.activeElement), true);
+    await context.close();
+  });
+});
+
+describe("at 1280 px", () => {
+  test("the navigation is shown in the bar and there is no menu toggle", async () => {
+    const { page, context } = await openPage(browser, 1280);
+    await page.goto(server.url + "/");
+    await hydrated(page);
+    assert.equal(await page.locator(".site-header__toggle").isVisible(), false);
+    assert.equal(await page.locator("#site-menu").isVisible(), true);
+    assert.equal(await page.locator(".site-header__cta").isVisible(), true);
+    await context.close();
+  });
+});
+
+describe("a missing route", () => {
+  test("gets the error page with status 404", async () => {
+    const response = await fetch(server.url + "/no-such-page");
+    assert.equal(response.status, 404);
+    const html = await response.text();
+    assert.match(html, /Unexpected Application Error!/);
+    assert.match(html, /404 Not Found/);
+  });
+});

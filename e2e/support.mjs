@@ -1,0 +1,104 @@
+// Shared set-up for the browser tests: start `site serve` on a free port, launch
+// Debian's Chromium through playwright-core, and record every console error,
+// page error (where React reports hydration mismatches) and failed request.
+
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium } from "playwright-core";
+
+const require = createRequire(import.meta.url);
+const root = path.resolve(import.meta.dirname, "..");
+
+export const WIDTHS = [375, 1280];
+
+/** Starts `site serve --port 0` on the project's site; resolves to its base URL. */
+export async function startServer() {
+  const bin = path.resolve(root, process.env.SITE_BIN ?? "target/debug/site");
+  const out = mkdtempSync(path.join(tmpdir(), "site-e2e-"));
+  const child = spawn(bin, ["serve", "--root", root, "--out", out, "--port", "0"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  const url = await new Promise((resolve, reject) => {
+    let stdout = "";
+    const timer = setTimeout(() => reject(new Error(`site serve did not start:\n${stdout}${stderr}`)), 60_000);
+    child.stdout.on("data", (d) => {
+      stdout += d;
+      const m = stdout.match(/on (http:\/\/127\.0\.0\.1:\d+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`site serve exited with ${code}:\n${stdout}${stderr}`)));
+  });
+  return {
+    url,
+    async stop() {
+      child.kill("SIGINT");
+      await new Promise((r) => child.once("exit", r));
+      rmSync(out, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/** A page at `width` that records problems in `problems`. */
+export async function openPage(browser, width, { javaScript = true } = {}) {
+  const context = await browser.newContext({
+    viewport: { width, height: 800 },
+    javaScriptEnabled: javaScript,
+  });
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+  page.on("response", (r) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+  });
+  return { page, context, problems };
+}
+
+/** Waits until every island on the page has hydrated. */
+export async function hydrated(page) {
+  await page.waitForFunction(() =>
+    Array.from(document.querySelectorAll("[data-island][data-component]")).every((el) =>
+      el.hasAttribute("data-hydrated"),
+    ),
+  );
+  // Effects run right after hydration; give them a frame.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+}
+
+/** axe-core violations for WCAG 2.0/2.1 A and AA. */
+export async function axeViolations(page) {
+  await page.addScriptTag({ path: require.resolve("axe-core/axe.min.js") });
+  const result = await page.evaluate(() =>
+    // eslint-disable-next-line no-undef
+    axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } }),
+  );
+  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+}
