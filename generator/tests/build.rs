@@ -1,0 +1,203 @@
+//! `site build` over fixture sites: output, determinism, caching and memoisation.
+
+mod common;
+
+use common::{hash_tree, Site};
+
+#[test]
+fn builds_pages_from_blocks_and_markdown_with_server_rendered_islands() {
+    let site = Site::new("basic");
+    let stdout = site.build_ok(&[]);
+    assert!(stdout.contains("Built 2 pages"), "{stdout}");
+
+    let home = site.read("dist/index.html");
+    assert!(home.contains("<h1 class=\"hero__heading\">Hello from the fixture</h1>"));
+    assert!(
+        home.contains("Server-rendered &amp; escaped &lt;text&gt;."),
+        "text is escaped"
+    );
+    assert!(
+        home.contains("First <em>card</em>."),
+        "card text is Markdown"
+    );
+    // The header island: React's HTML, the marker, and its props as JSON data.
+    assert!(home.contains(
+        r#"<div data-island="Header" data-hydrate="idle" data-component="/assets/islands/Header-"#
+    ));
+    assert!(home.contains(r#"<a href="/" aria-current="page">Home</a>"#));
+    assert!(home.contains(r#"<script type="application/json" data-island-props>{"brand":"#));
+    assert!(home.contains(r#"<script type="module" src="/assets/islands/runtime-"#));
+    assert!(home.contains("<link rel=\"canonical\" href=\"https://fixture.example/\">"));
+    assert!(
+        home.contains("&copy; 2026 Fixture Co."),
+        "year of SOURCE_DATE_EPOCH"
+    );
+
+    let about = site.read("dist/about/index.html");
+    assert!(about.contains(r#"<h2 id="our-story">Our Story</h2>"#));
+    assert!(about.contains(r#"<a href="/about" aria-current="page">About Us</a>"#));
+
+    let not_found = site.read("dist/404.html");
+    assert!(not_found.contains("Unexpected Application Error!"));
+    assert!(not_found.contains("404 Not Found"));
+
+    let sitemap = site.read("dist/sitemap.xml");
+    assert!(sitemap.contains("<loc>https://fixture.example/</loc>"));
+    assert!(
+        sitemap.contains("<loc>https://fixture.example/about</loc><lastmod>2026-03-01</lastmod>")
+    );
+    assert!(!sitemap.contains("404"));
+    assert!(site
+        .read("dist/robots.txt")
+        .contains("Sitemap: https://fixture.example/sitemap.xml"));
+    assert!(site
+        .read("dist/_headers")
+        .contains("/assets/*\n  Cache-Control: public, max-age=31536000, immutable"));
+    assert!(
+        site.dist().join("favicon.svg").is_file(),
+        "public/ is copied"
+    );
+}
+
+#[test]
+fn base_url_can_be_overridden() {
+    let site = Site::new("basic");
+    site.build_ok(&["--base-url", "https://preview.example/"]);
+    assert!(site
+        .read("dist/sitemap.xml")
+        .contains("<loc>https://preview.example/about</loc>"));
+    assert!(site
+        .read("dist/index.html")
+        .contains("href=\"https://preview.example/\""));
+}
+
+#[test]
+fn a_page_loads_only_the_chunks_of_its_own_islands() {
+    let site = Site::new("basic");
+    site.build_ok(&[]);
+    let home = site.read("dist/index.html");
+    let about = site.read("dist/about/index.html");
+    assert!(!home.contains("Badge"), "the home page has no Badge island");
+    assert!(about.contains(
+        r#"<div data-island="Badge" data-hydrate="visible" data-component="/assets/islands/Badge-"#
+    ));
+    assert!(about.contains(r#"<span class="badge">Since 2026-03-01</span>"#));
+    // Each island is its own content-hashed chunk.
+    let chunks: Vec<String> = hash_tree(&site.dist().join("assets/islands"))
+        .into_keys()
+        .collect();
+    assert!(
+        chunks
+            .iter()
+            .any(|c| c.starts_with("Badge-") && c.ends_with(".js")),
+        "{chunks:?}"
+    );
+    assert!(
+        chunks
+            .iter()
+            .any(|c| c.starts_with("Header-") && c.ends_with(".js")),
+        "{chunks:?}"
+    );
+}
+
+#[test]
+fn hydrate_none_ships_server_html_and_no_script() {
+    let site = Site::new("basic");
+    site.write(
+        "templates/layouts/with-badge.html",
+        "<!doctype html><title>x</title>{{ island(\"Badge\", {\"text\": \"static\"}, hydrate=\"none\") }}{{ island_scripts() }}",
+    );
+    site.build_ok(&[]);
+    let about = site.read("dist/about/index.html");
+    assert!(about.contains(
+        r#"<div data-island="Badge" data-hydrate="none"><span class="badge">static</span></div>"#
+    ));
+    assert!(!about.contains("<script"), "{about}");
+}
+
+#[test]
+fn load_islands_are_preloaded() {
+    let site = Site::new("basic");
+    site.write(
+        "templates/layouts/with-badge.html",
+        "<!doctype html><title>x</title>{{ island(\"Badge\", {\"text\": \"now\"}, hydrate=\"load\") }}{{ island_scripts() }}",
+    );
+    site.build_ok(&[]);
+    let about = site.read("dist/about/index.html");
+    assert!(
+        about.contains(r#"<link rel="modulepreload" href="/assets/islands/Badge-"#),
+        "{about}"
+    );
+}
+
+#[test]
+fn two_builds_of_the_same_input_are_byte_identical() {
+    let site = Site::new("basic");
+    site.build_ok(&[]);
+    let first = hash_tree(&site.dist());
+    // A cold build: no bundle cache, no render memo.
+    std::fs::remove_dir_all(site.root.join(".site")).unwrap();
+    site.build_ok(&[]);
+    assert_eq!(first, hash_tree(&site.dist()));
+    // A warm build too.
+    site.build_ok(&[]);
+    assert_eq!(first, hash_tree(&site.dist()));
+}
+
+#[test]
+fn esbuild_runs_only_when_islands_or_styles_change() {
+    let site = Site::new("basic");
+    assert!(site
+        .build_ok(&["--verbose"])
+        .contains("bundle: rebuilt by esbuild"));
+    let warm = site.build_ok(&["--verbose"]);
+    assert!(warm.contains("bundle: unchanged, from cache"), "{warm}");
+    assert!(
+        warm.contains("server renders: 0 rendered"),
+        "warm builds start no Node: {warm}"
+    );
+
+    site.write(
+        "content/pages/index.yaml",
+        &site
+            .read("content/pages/index.yaml")
+            .replace("Hello from", "Hi from"),
+    );
+    assert!(site
+        .build_ok(&["--verbose"])
+        .contains("bundle: unchanged, from cache"));
+
+    site.write(
+        "islands/Badge.tsx",
+        &site
+            .read("islands/Badge.tsx")
+            .replace("badge", "badge badge--new"),
+    );
+    assert!(site
+        .build_ok(&["--verbose"])
+        .contains("bundle: rebuilt by esbuild"));
+    assert!(site
+        .read("dist/about/index.html")
+        .contains("badge badge--new"));
+}
+
+#[test]
+fn the_header_renders_once_per_distinct_active_link_across_30_pages() {
+    let site = Site::new("basic");
+    for i in 0..30 {
+        site.write(
+            &format!("content/pages/services/offer-{i:02}.md"),
+            &format!("---\ntitle: Offer {i}\ndescription: Offer number {i}.\n---\nText {i}.\n"),
+        );
+    }
+    let stdout = site.build_ok(&["--verbose"]);
+    // Active links: `/` (home), `/about` (about), `/services` (30 offers) and none (404).
+    // Plus the Badge on the about page.
+    assert!(stdout.contains("Built 32 pages"), "{stdout}");
+    assert!(
+        stdout.contains("server renders: 5 rendered, 29 reused from the memo"),
+        "{stdout}"
+    );
+    let offer = site.read("dist/services/offer-07/index.html");
+    assert!(offer.contains(r#"<a href="/services" aria-current="page">Services</a>"#));
+}
