@@ -20,6 +20,8 @@ pub struct Options {
     pub out: PathBuf,
     /// Overrides `base_url` of `site.yaml`.
     pub base_url: Option<String>,
+    /// Building for `site serve`, which provides the same-origin storage itself.
+    pub serving: bool,
 }
 
 #[derive(Debug)]
@@ -60,7 +62,7 @@ pub fn build(options: &Options) -> Result<Report, Vec<Diagnostic>> {
         }
     };
     let mut warnings = Vec::new();
-    apply_environment(&mut content, &mut warnings);
+    apply_environment(&mut content, options.serving, &mut warnings);
 
     let settings = Settings {
         base_url: options
@@ -142,7 +144,7 @@ fn bundle_site(root: &Path) -> Result<(Bundle, Option<Toolchain>), Vec<Diagnosti
 }
 
 /// `SITE_STORAGE_URL` and `SITE_STORAGE_ANON_KEY` override `site.yaml` at build time.
-fn apply_environment(content: &mut Content, warnings: &mut Vec<String>) {
+fn apply_environment(content: &mut Content, serving: bool, warnings: &mut Vec<String>) {
     let storage = &mut content.config.storage;
     if let Ok(url) = std::env::var("SITE_STORAGE_URL") {
         storage.url = url;
@@ -150,7 +152,7 @@ fn apply_environment(content: &mut Content, warnings: &mut Vec<String>) {
     if let Ok(key) = std::env::var("SITE_STORAGE_ANON_KEY") {
         storage.anon_key = key;
     }
-    if storage.url.is_empty() {
+    if storage.url.is_empty() && !serving {
         warnings.push(
             "storage.url is empty: the contact form uploads to the site's own origin, which only \
              `site serve` provides; set storage.url in content/site.yaml or SITE_STORAGE_URL for production"

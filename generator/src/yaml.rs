@@ -484,12 +484,7 @@ impl<'de> de::SeqAccess<'de> for SeqDe<'de, '_> {
         };
         let path = index_path(self.path, self.index);
         self.index += 1;
-        let de = NodeDe {
-            node,
-            path: path.clone(),
-            skip_key: None,
-        };
-        located(seed.deserialize(de), node, path).map(Some)
+        child(seed, node, path).map(Some)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -532,14 +527,21 @@ impl<'de> de::MapAccess<'de> for MapDe<'de, '_> {
         let Some((key, node)) = self.value.take() else {
             return Err(de::Error::custom("a value was asked for before its key"));
         };
-        let path = child_path(self.path, &key.name);
-        let de = NodeDe {
-            node,
-            path: path.clone(),
-            skip_key: None,
-        };
-        located(seed.deserialize(de), node, path)
+        child(seed, node, child_path(self.path, &key.name))
     }
+}
+
+fn child<'de, T: DeserializeSeed<'de>>(
+    seed: T,
+    node: &'de Node,
+    path: String,
+) -> Result<T::Value, Error> {
+    let de = NodeDe {
+        node,
+        path: path.clone(),
+        skip_key: None,
+    };
+    located(seed.deserialize(de), node, path)
 }
 
 /// Errors raised after a value was read (a custom check in a type's own

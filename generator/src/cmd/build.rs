@@ -6,20 +6,24 @@ use crate::cli::BuildArgs;
 use crate::diagnostics;
 use crate::pipeline::{self, Options, Report};
 
-pub fn options(args: &BuildArgs) -> Options {
+pub fn options(args: &BuildArgs, serving: bool) -> Options {
     Options {
         root: args.root.clone(),
         out: args.out.clone().unwrap_or_else(|| args.root.join("dist")),
         base_url: args.base_url.clone(),
+        serving,
     }
 }
 
 /// Builds and prints the summary or every error. Returns whether it succeeded.
 pub fn run(args: &BuildArgs) -> bool {
-    let options = options(args);
-    match pipeline::build(&options) {
+    build_and_report(&options(args, false), args.verbose)
+}
+
+pub fn build_and_report(options: &Options, verbose: bool) -> bool {
+    match pipeline::build(options) {
         Ok(report) => {
-            print_report(&report, &options, args.verbose);
+            print_report(&report, options, verbose);
             true
         }
         Err(diags) => {

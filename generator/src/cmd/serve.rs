@@ -10,8 +10,8 @@ use crate::cmd::build;
 use crate::pipeline;
 
 pub fn run(args: &ServeArgs) -> bool {
-    let options = build::options(&args.build);
-    if !build::run(&args.build) {
+    let options = build::options(&args.build, true);
+    if !build::build_and_report(&options, args.build.verbose) {
         return false;
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
