@@ -8,8 +8,10 @@ mod markdown;
 mod output;
 mod pipeline;
 mod render;
+mod serve;
 mod sitemap;
 mod ssr;
+mod storage;
 mod toolchain;
 mod yaml;
 

@@ -38,7 +38,26 @@ pub struct Report {
     pub warnings: Vec<String>,
 }
 
+/// What a long-running `site serve` keeps from one build to the next: the bundle
+/// (while islands and styles are unchanged) and the warm server-render process.
+#[derive(Default)]
+pub struct Session {
+    bundle: Option<(Arc<Bundle>, Option<Toolchain>)>,
+    ssr: Option<Arc<ssr::Renderer>>,
+}
+
+impl Session {
+    /// Forgets the bundle, so the next build checks islands and styles again.
+    pub fn islands_or_styles_changed(&mut self) {
+        self.bundle = None;
+    }
+}
+
 pub fn build(options: &Options) -> Result<Report, Vec<Diagnostic>> {
+    build_in(options, &mut Session::default())
+}
+
+pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<Diagnostic>> {
     let started = Instant::now();
     let mut stages = Vec::new();
     // Absolute, so paths handed to esbuild and Node mean the same from anywhere.
@@ -51,7 +70,14 @@ pub fn build(options: &Options) -> Result<Report, Vec<Diagnostic>> {
     let root = root.as_path();
 
     // Loading content and bundling islands do not depend on each other.
-    let (content, bundled) = rayon::join(|| content::load(root), || bundle_site(root));
+    let kept = session.bundle.clone();
+    let (content, bundled) = rayon::join(
+        || content::load(root),
+        || match kept {
+            Some(b) => Ok(b),
+            None => bundle_site(root).map(|(b, t)| (Arc::new(b), t)),
+        },
+    );
     stages.push(("load + bundle", started.elapsed()));
     let (mut content, (bundle, tools)) = match (content, bundled) {
         (Ok(c), Ok(b)) => (c, b),
@@ -61,6 +87,7 @@ pub fn build(options: &Options) -> Result<Report, Vec<Diagnostic>> {
             return Err(all);
         }
     };
+    session.bundle = Some((bundle.clone(), tools.clone()));
     let mut warnings = Vec::new();
     apply_environment(&mut content, options.serving, &mut warnings);
 
@@ -71,14 +98,21 @@ pub fn build(options: &Options) -> Result<Report, Vec<Diagnostic>> {
             .unwrap_or_else(|| content.config.base_url.clone()),
         year: build_year(),
     };
-    let bundle = Arc::new(bundle);
-    let node = tools.as_ref().map(|t| t.node.clone()).unwrap_or_default();
-    let ssr = Arc::new(ssr::Renderer::new(
-        &node,
-        bundle.server.as_deref(),
-        &bundle.hash,
-        root,
-    ));
+    let ssr = match &session.ssr {
+        Some(ssr) if ssr.bundle_hash() == bundle.hash => ssr.clone(),
+        _ => {
+            let node = tools.as_ref().map(|t| t.node.clone()).unwrap_or_default();
+            let ssr = Arc::new(ssr::Renderer::new(
+                &node,
+                bundle.server.as_deref(),
+                &bundle.hash,
+                root,
+            ));
+            session.ssr = Some(ssr.clone());
+            ssr
+        }
+    };
+    let rendered_before = ssr.stats();
 
     let t = Instant::now();
     let renderer = render::environment(root, &content, &settings, bundle.clone(), ssr.clone());
@@ -124,7 +158,7 @@ pub fn build(options: &Options) -> Result<Report, Vec<Diagnostic>> {
         } else {
             javascript
         },
-        ssr: ssr.stats(),
+        ssr: ssr.stats().since(rendered_before),
         bundle_rebuilt: bundle.rebuilt,
         elapsed: started.elapsed(),
         stages,
@@ -145,13 +179,7 @@ fn bundle_site(root: &Path) -> Result<(Bundle, Option<Toolchain>), Vec<Diagnosti
 
 /// `SITE_STORAGE_URL` and `SITE_STORAGE_ANON_KEY` override `site.yaml` at build time.
 fn apply_environment(content: &mut Content, serving: bool, warnings: &mut Vec<String>) {
-    let storage = &mut content.config.storage;
-    if let Ok(url) = std::env::var("SITE_STORAGE_URL") {
-        storage.url = url;
-    }
-    if let Ok(key) = std::env::var("SITE_STORAGE_ANON_KEY") {
-        storage.anon_key = key;
-    }
+    let storage = std::mem::take(&mut content.config.storage).with_environment();
     if storage.url.is_empty() && !serving {
         warnings.push(
             "storage.url is empty: the contact form uploads to the site's own origin, which only \
@@ -159,6 +187,7 @@ fn apply_environment(content: &mut Content, serving: bool, warnings: &mut Vec<St
                 .into(),
         );
     }
+    content.config.storage = storage;
 }
 
 fn not_found_page(content: &Content) -> Page {
@@ -203,18 +232,16 @@ fn collect_files(
             "templates/404.html",
         )?;
     }
+    let mut html_paths: Vec<String> = content.pages.iter().map(|p| p.route.clone()).collect();
+    html_paths.push("/404.html".into());
+    let rules = headers::rules(&headers::origin(&content.config.storage.url), &html_paths);
     let generated = [
         (
             "sitemap.xml",
             sitemap::sitemap(&settings.base_url, &content.pages),
         ),
         ("robots.txt", sitemap::robots(&settings.base_url)),
-        (
-            "_headers",
-            headers::render(&headers::rules(&headers::origin(
-                &content.config.storage.url,
-            ))),
-        ),
+        ("_headers", headers::render(&rules)),
     ];
     for (name, text) in generated {
         files.add(

@@ -50,7 +50,7 @@ pub struct Renderer {
     cache_dir: PathBuf,
     process: Mutex<Option<Process>>,
     memo: Mutex<HashMap<String, Arc<str>>>,
-    loaded: usize,
+    saved: AtomicUsize,
     rendered: AtomicUsize,
     reused: AtomicUsize,
 }
@@ -76,7 +76,21 @@ pub struct Stats {
     pub reused: usize,
 }
 
+impl Stats {
+    /// The renders done since `earlier` was taken.
+    pub fn since(self, earlier: Stats) -> Stats {
+        Stats {
+            rendered: self.rendered - earlier.rendered,
+            reused: self.reused - earlier.reused,
+        }
+    }
+}
+
 impl Renderer {
+    pub fn bundle_hash(&self) -> &str {
+        &self.bundle_hash
+    }
+
     pub fn new(node: &Path, bundle: Option<&Path>, bundle_hash: &str, root: &Path) -> Renderer {
         let cache_dir = root.join(".site").join("cache");
         let memo = load_memo(&cache_dir.join(format!("ssr-{bundle_hash}.json")));
@@ -86,7 +100,7 @@ impl Renderer {
             bundle_hash: bundle_hash.to_string(),
             cache_dir,
             process: Mutex::new(None),
-            loaded: memo.len(),
+            saved: AtomicUsize::new(memo.len()),
             memo: Mutex::new(memo),
             rendered: AtomicUsize::new(0),
             reused: AtomicUsize::new(0),
@@ -179,7 +193,7 @@ impl Renderer {
     /// Writes the memo for the next build when this one added to it.
     pub fn save(&self) {
         let memo = self.memo.lock().unwrap_or_else(PoisonError::into_inner);
-        if memo.len() == self.loaded {
+        if memo.len() == self.saved.swap(memo.len(), Ordering::Relaxed) {
             return;
         }
         let file = self

@@ -70,6 +70,20 @@ pub fn load(root: &Path) -> Result<Content, Vec<Diagnostic>> {
     }
 }
 
+/// The storage settings alone, for `site serve`'s storage API: it must run even
+/// while the rest of `site.yaml` has errors.
+pub fn storage_settings(root: &Path) -> site::Storage {
+    std::fs::read_to_string(root.join("content").join("site.yaml"))
+        .ok()
+        .and_then(|text| yaml::parse(&text).ok())
+        .and_then(|node| {
+            node.get("storage")
+                .and_then(|s| yaml::from_node::<site::Storage>(s, "storage").ok())
+        })
+        .unwrap_or_default()
+        .with_environment()
+}
+
 fn load_config(root: &Path) -> Result<SiteConfig, Vec<Diagnostic>> {
     let path = root.join("content").join("site.yaml");
     let file = relative(&path, root);
@@ -90,7 +104,9 @@ fn page_files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
         if name.starts_with('.') && entry.depth() > 0 {
             continue;
         }
-        if entry.file_type().is_file() && !name.ends_with('~') {
+        // Files without an extension are editors' and tools' temporary files.
+        let scratch = name.ends_with('~') || entry.path().extension().is_none();
+        if entry.file_type().is_file() && !scratch {
             files.push(entry.into_path());
         }
     }

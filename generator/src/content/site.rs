@@ -98,6 +98,19 @@ fn default_bucket() -> String {
     "contact-attachments".to_string()
 }
 
+impl Storage {
+    /// The settings with `SITE_STORAGE_URL` and `SITE_STORAGE_ANON_KEY` applied.
+    pub fn with_environment(mut self) -> Storage {
+        if let Ok(url) = std::env::var("SITE_STORAGE_URL") {
+            self.url = url;
+        }
+        if let Ok(key) = std::env::var("SITE_STORAGE_ANON_KEY") {
+            self.anon_key = key;
+        }
+        self
+    }
+}
+
 impl Default for Storage {
     fn default() -> Self {
         Storage {

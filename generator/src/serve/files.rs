@@ -1,0 +1,323 @@
+//! The built site served as the static host serves it: `/about` is
+//! `about/index.html`, `/about/` redirects to `/about`, a missing route gets
+//! `404.html` with status 404, every response carries the headers of `_headers`,
+//! and text is sent gzip or brotli compressed with ETags and `304 Not Modified`.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+
+use crate::headers::{self, Rule};
+use crate::serve::live;
+
+/// Compressed bodies by (ETag, encoding), so each version is compressed once.
+type CompressedCache = Mutex<HashMap<(String, Encoding), Arc<Vec<u8>>>>;
+
+pub struct Files {
+    pub out: PathBuf,
+    pub rules: RwLock<Vec<Rule>>,
+    /// Whether HTML gets the live-reload script.
+    pub live: bool,
+    compressed: CompressedCache,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Encoding {
+    Brotli,
+    Gzip,
+}
+
+impl Encoding {
+    fn token(self) -> &'static str {
+        match self {
+            Encoding::Brotli => "br",
+            Encoding::Gzip => "gzip",
+        }
+    }
+}
+
+impl Files {
+    pub fn new(out: &Path, live: bool) -> Files {
+        let files = Files {
+            out: out.to_path_buf(),
+            rules: RwLock::new(Vec::new()),
+            live,
+            compressed: Mutex::new(HashMap::new()),
+        };
+        files.reload_rules();
+        files
+    }
+
+    /// Reads `_headers` again after a build.
+    pub fn reload_rules(&self) {
+        let rules = std::fs::read_to_string(self.out.join("_headers"))
+            .map(|t| headers::parse(&t))
+            .unwrap_or_default();
+        *self.rules.write().unwrap_or_else(PoisonError::into_inner) = rules;
+    }
+}
+
+/// A URL path as a file path below the output, or `None` if it tries to leave it.
+fn decode_path(path: &str) -> Option<String> {
+    let bytes = path.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    let decoded = String::from_utf8(out).ok()?;
+    let safe = decoded.starts_with('/')
+        && !decoded.contains('\0')
+        && !decoded.contains('\\')
+        && decoded.split('/').all(|s| s != ".." && s != ".");
+    safe.then_some(decoded)
+}
+
+fn find_file(out: &Path, path: &str) -> Option<PathBuf> {
+    let rel = path.trim_start_matches('/');
+    if rel.is_empty() {
+        let index = out.join("index.html");
+        return index.is_file().then_some(index);
+    }
+    if rel == "_headers" {
+        return None;
+    }
+    let direct = out.join(rel);
+    if direct.is_file() {
+        return Some(direct);
+    }
+    let index = direct.join("index.html");
+    index.is_file().then_some(index)
+}
+
+fn content_type(path: &Path) -> String {
+    let mime = mime_guess::from_path(path).first_or_octet_stream();
+    let text = mime.type_() == "text"
+        || matches!(
+            mime.subtype().as_str(),
+            "javascript" | "json" | "xml" | "svg"
+        );
+    if text {
+        format!("{mime}; charset=utf-8")
+    } else {
+        mime.to_string()
+    }
+}
+
+fn compressible(content_type: &str) -> bool {
+    content_type.starts_with("text/")
+        || ["javascript", "json", "xml", "svg"]
+            .iter()
+            .any(|t| content_type.contains(t))
+}
+
+/// The encoding to send: brotli over gzip, when the client accepts it (q > 0).
+fn negotiate(headers: &HeaderMap) -> Option<Encoding> {
+    let accept = headers.get(header::ACCEPT_ENCODING)?.to_str().ok()?;
+    let accepted = |name: &str| {
+        accept.split(',').any(|part| {
+            let mut pieces = part.trim().split(';');
+            let token = pieces.next().unwrap_or("").trim();
+            let q = pieces
+                .find_map(|p| p.trim().strip_prefix("q="))
+                .and_then(|q| q.parse::<f32>().ok())
+                .unwrap_or(1.0);
+            (token == name || token == "*") && q > 0.0
+        })
+    };
+    if accepted("br") {
+        Some(Encoding::Brotli)
+    } else if accepted("gzip") {
+        Some(Encoding::Gzip)
+    } else {
+        None
+    }
+}
+
+fn compress(bytes: &[u8], encoding: Encoding) -> Vec<u8> {
+    match encoding {
+        Encoding::Brotli => {
+            let mut out = Vec::with_capacity(bytes.len() / 3);
+            {
+                let mut w = brotli::CompressorWriter::new(&mut out, 4096, 5, 22);
+                let _ = w.write_all(bytes);
+            }
+            out
+        }
+        Encoding::Gzip => {
+            let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            let _ = w.write_all(bytes);
+            w.finish().unwrap_or_default()
+        }
+    }
+}
+
+pub async fn serve(
+    State(files): State<Arc<Files>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    if method != Method::GET && method != Method::HEAD {
+        return (
+            StatusCode::METHOD_NOT_ALLOWED,
+            [(header::ALLOW, "GET, HEAD")],
+        )
+            .into_response();
+    }
+    let Some(path) = decode_path(uri.path()) else {
+        return (StatusCode::BAD_REQUEST, "Bad request").into_response();
+    };
+    // One canonical form: no trailing slash.
+    if path.len() > 1 && path.ends_with('/') {
+        let mut location = path.trim_end_matches('/').to_string();
+        if location.is_empty() {
+            location.push('/');
+        }
+        if let Some(q) = uri.query() {
+            location = format!("{location}?{q}");
+        }
+        return (
+            StatusCode::MOVED_PERMANENTLY,
+            [(header::LOCATION, location)],
+        )
+            .into_response();
+    }
+
+    let (status, file) = match find_file(&files.out, &path) {
+        Some(f) => (StatusCode::OK, f),
+        None => (StatusCode::NOT_FOUND, files.out.join("404.html")),
+    };
+    let mut body = match tokio::fs::read(&file).await {
+        Ok(b) => b,
+        Err(_) => return (StatusCode::NOT_FOUND, "Not found").into_response(),
+    };
+    let content_type = content_type(&file);
+    if files.live && content_type.starts_with("text/html") {
+        body = live::inject(&body);
+    }
+    let hash = blake3::hash(&body).to_hex();
+    let encoding = if compressible(&content_type) && body.len() > 512 {
+        negotiate(&headers)
+    } else {
+        None
+    };
+    let etag = match encoding {
+        Some(e) => format!("\"{}-{}\"", &hash[..20], e.token()),
+        None => format!("\"{}\"", &hash[..20]),
+    };
+
+    let mut response_headers = HeaderMap::new();
+    for (k, v) in headers::for_path(
+        &files.rules.read().unwrap_or_else(PoisonError::into_inner),
+        &path,
+    ) {
+        if let (Ok(k), Ok(v)) = (
+            header::HeaderName::try_from(k.as_str()),
+            HeaderValue::from_str(v),
+        ) {
+            response_headers.append(k, v);
+        }
+    }
+    let set = |h: &mut HeaderMap, k: header::HeaderName, v: &str| {
+        if let Ok(v) = HeaderValue::from_str(v) {
+            h.insert(k, v);
+        }
+    };
+    set(&mut response_headers, header::CONTENT_TYPE, &content_type);
+    set(&mut response_headers, header::ETAG, &etag);
+    if compressible(&content_type) {
+        set(&mut response_headers, header::VARY, "Accept-Encoding");
+    }
+
+    let not_modified = status == StatusCode::OK
+        && headers
+            .get(header::IF_NONE_MATCH)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.split(',').any(|t| t.trim() == etag || t.trim() == "*"));
+    if not_modified {
+        return (StatusCode::NOT_MODIFIED, response_headers).into_response();
+    }
+
+    let payload: Arc<Vec<u8>> = match encoding {
+        Some(e) => {
+            set(&mut response_headers, header::CONTENT_ENCODING, e.token());
+            let key = (etag.clone(), e);
+            let cached = files
+                .compressed
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get(&key)
+                .cloned();
+            match cached {
+                Some(c) => c,
+                None => {
+                    let c = Arc::new(tokio::task::block_in_place(|| compress(&body, e)));
+                    let mut cache = files
+                        .compressed
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner);
+                    if cache.len() > 500 {
+                        cache.clear();
+                    }
+                    cache.insert(key, c.clone());
+                    c
+                }
+            }
+        }
+        None => Arc::new(body),
+    };
+    set(
+        &mut response_headers,
+        header::CONTENT_LENGTH,
+        &payload.len().to_string(),
+    );
+    let body = if method == Method::HEAD {
+        Body::empty()
+    } else {
+        Body::from(payload.as_ref().clone())
+    };
+    (status, response_headers, body).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_cannot_leave_the_output() {
+        assert_eq!(decode_path("/about").as_deref(), Some("/about"));
+        assert_eq!(decode_path("/a%20b").as_deref(), Some("/a b"));
+        assert_eq!(decode_path("/../etc/passwd"), None);
+        assert_eq!(decode_path("/%2e%2e/secret"), None);
+        assert_eq!(decode_path("/a%5c..%5cb"), None);
+        assert_eq!(decode_path("/bad%zz"), None);
+    }
+
+    #[test]
+    fn prefers_brotli_then_gzip() {
+        let h = |v: &str| {
+            let mut m = HeaderMap::new();
+            m.insert(header::ACCEPT_ENCODING, HeaderValue::from_str(v).unwrap());
+            m
+        };
+        assert_eq!(negotiate(&h("gzip, deflate, br")), Some(Encoding::Brotli));
+        assert_eq!(negotiate(&h("gzip")), Some(Encoding::Gzip));
+        assert_eq!(negotiate(&h("br;q=0, gzip")), Some(Encoding::Gzip));
+        assert_eq!(negotiate(&h("identity")), None);
+        assert_eq!(negotiate(&HeaderMap::new()), None);
+    }
+}

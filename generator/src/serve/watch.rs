@@ -1,0 +1,145 @@
+//! Which inputs a changed file belongs to, and the watcher that turns editor saves
+//! into rebuilds.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use notify_debouncer_full::notify::event::{EventKind, ModifyKind};
+use notify_debouncer_full::notify::RecursiveMode;
+use notify_debouncer_full::{new_debouncer, DebounceEventResult};
+
+/// What a changed file is; it decides how much of the pipeline runs again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Change {
+    /// `content/`: pages are loaded and rendered again.
+    Content,
+    /// `templates/`: pages are rendered again.
+    Templates,
+    /// `public/`: files are copied again.
+    Public,
+    /// `islands/` or `styles/`: esbuild runs again.
+    Bundle,
+}
+
+/// The folders that are watched, each with the change it means.
+pub const WATCHED: [(&str, Change); 5] = [
+    ("content", Change::Content),
+    ("templates", Change::Templates),
+    ("public", Change::Public),
+    ("islands", Change::Bundle),
+    ("styles", Change::Bundle),
+];
+
+/// The kind of change `path` is, or `None` for files that are not inputs: editor
+/// swap and backup files, and anything outside the watched folders.
+pub fn classify(root: &Path, path: &Path) -> Option<Change> {
+    let rel = path.strip_prefix(root).ok()?;
+    let name = rel.file_name()?.to_string_lossy();
+    let scratch = name.starts_with('.')
+        || name.ends_with('~')
+        || name.ends_with(".swp")
+        || name.ends_with(".swx")
+        || name.ends_with(".tmp")
+        || name == "4913";
+    if scratch {
+        return None;
+    }
+    let top = rel.components().next()?.as_os_str().to_string_lossy();
+    WATCHED
+        .iter()
+        .find(|(dir, _)| *dir == top)
+        .map(|(_, change)| *change)
+}
+
+/// Whether an event can change what a build reads. Reads (which the build itself
+/// does) and metadata changes (access times) cannot, and must not start a build.
+fn changes_content(kind: &EventKind) -> bool {
+    match kind {
+        EventKind::Create(_) | EventKind::Remove(_) | EventKind::Any | EventKind::Other => true,
+        EventKind::Modify(ModifyKind::Metadata(_)) => false,
+        EventKind::Modify(_) => true,
+        EventKind::Access(_) => false,
+    }
+}
+
+/// Watches the input folders; sends the set of changes of each debounced burst.
+/// The returned value must be kept alive for as long as watching should go on.
+pub fn watch(
+    root: &Path,
+    debounce: Duration,
+    tx: mpsc::Sender<Vec<Change>>,
+) -> Result<impl Drop, String> {
+    let root_for_events: PathBuf = root.to_path_buf();
+    let mut debouncer = new_debouncer(debounce, None, move |result: DebounceEventResult| {
+        let Ok(events) = result else {
+            return;
+        };
+        let mut changes: Vec<Change> = events
+            .iter()
+            .filter(|e| changes_content(&e.kind))
+            .flat_map(|e| e.paths.iter())
+            .filter_map(|p| classify(&root_for_events, p))
+            .collect();
+        changes.sort();
+        changes.dedup();
+        if !changes.is_empty() {
+            let _ = tx.send(changes);
+        }
+    })
+    .map_err(|e| format!("cannot watch for changes: {e}"))?;
+    for (dir, _) in WATCHED {
+        let path = root.join(dir);
+        if path.is_dir() {
+            debouncer
+                .watch(&path, RecursiveMode::Recursive)
+                .map_err(|e| format!("cannot watch {}: {e}", path.display()))?;
+        }
+    }
+    Ok(debouncer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_changes_by_folder() {
+        let root = Path::new("/site");
+        let c = |p: &str| classify(root, &root.join(p));
+        assert_eq!(c("content/pages/about.yaml"), Some(Change::Content));
+        assert_eq!(c("content/site.yaml"), Some(Change::Content));
+        assert_eq!(c("templates/blocks/hero.html"), Some(Change::Templates));
+        assert_eq!(c("public/images/map.svg"), Some(Change::Public));
+        assert_eq!(c("islands/Header.tsx"), Some(Change::Bundle));
+        assert_eq!(c("styles/_header.css"), Some(Change::Bundle));
+    }
+
+    #[test]
+    fn reads_and_metadata_changes_start_no_build() {
+        use notify_debouncer_full::notify::event::{
+            AccessKind, CreateKind, DataChange, MetadataKind,
+        };
+        assert!(!changes_content(&EventKind::Access(AccessKind::Any)));
+        assert!(!changes_content(&EventKind::Modify(ModifyKind::Metadata(
+            MetadataKind::AccessTime
+        ))));
+        assert!(changes_content(&EventKind::Modify(ModifyKind::Data(
+            DataChange::Content
+        ))));
+        assert!(changes_content(&EventKind::Create(CreateKind::File)));
+    }
+
+    #[test]
+    fn ignores_editor_scratch_files_and_other_folders() {
+        let root = Path::new("/site");
+        let c = |p: &str| classify(root, &root.join(p));
+        assert_eq!(c("content/pages/.about.yaml.swp"), None);
+        assert_eq!(c("content/pages/about.yaml~"), None);
+        assert_eq!(c("content/pages/4913"), None);
+        assert_eq!(c("dist/index.html"), None);
+        assert_eq!(c(".dist.tmp-42/index.html"), None);
+        assert_eq!(c("node_modules/react/index.js"), None);
+        assert_eq!(classify(root, Path::new("/elsewhere/content/x.yaml")), None);
+    }
+}
