@@ -4,7 +4,8 @@
 
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
@@ -14,12 +15,31 @@ const root = path.resolve(import.meta.dirname, "..");
 
 export const WIDTHS = [375, 1280];
 
-/** Starts `site serve --port 0` on the project's site; resolves to its base URL. */
-export async function startServer() {
+/**
+ * A disposable copy of the project's site (content, templates, islands, styles,
+ * public), for tests that edit files. It lives inside the project so that esbuild
+ * finds node_modules; `.site/` is ignored by git.
+ */
+export function copySite() {
+  const base = path.join(root, ".site", "e2e-sites");
+  mkdirSync(base, { recursive: true });
+  const copy = mkdtempSync(path.join(base, "site-"));
+  for (const dir of ["content", "templates", "islands", "styles", "public"]) {
+    cpSync(path.join(root, dir), path.join(copy, dir), { recursive: true });
+  }
+  return copy;
+}
+
+/**
+ * Starts `site serve --port 0` on `siteRoot` (the project by default); resolves to
+ * `{ url, out, root, stop }`.
+ */
+export async function startServer({ siteRoot = root, env = {} } = {}) {
   const bin = path.resolve(root, process.env.SITE_BIN ?? "target/debug/site");
   const out = mkdtempSync(path.join(tmpdir(), "site-e2e-"));
-  const child = spawn(bin, ["serve", "--root", root, "--out", out, "--port", "0"], {
+  const child = spawn(bin, ["serve", "--root", siteRoot, "--out", out, "--port", "0"], {
     stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env },
   });
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));
@@ -38,12 +58,35 @@ export async function startServer() {
   });
   return {
     url,
+    out,
+    root: siteRoot,
+    output: () => stderr,
     async stop() {
-      child.kill("SIGINT");
-      await new Promise((r) => child.once("exit", r));
+      if (child.exitCode === null) {
+        child.kill("SIGINT");
+        await new Promise((r) => child.once("exit", r));
+      }
       rmSync(out, { recursive: true, force: true });
+      if (siteRoot !== root) rmSync(siteRoot, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A GET with exactly the given headers, the path sent as written (no dot-segment
+ * clean-up) and no decoding: `{ status, headers, body }`.
+ */
+export function rawGet(url, headers = {}) {
+  const { hostname, port, origin } = new URL(url);
+  const requestPath = url.slice(origin.length) || "/";
+  return new Promise((resolve, reject) => {
+    const req = http.get({ hostname, port, path: requestPath, headers }, (res) => {
+      const chunks = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on("error", reject);
+  });
 }
 
 export async function launchBrowser() {
@@ -75,7 +118,11 @@ export async function openPage(browser, width, { javaScript = true } = {}) {
     if (m.type() === "error" || m.type() === "warning") problems.push(`console ${m.type()}: ${m.text()}`);
   });
   page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-  page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+  page.on("requestfailed", (r) => {
+    // The live-reload stream is cut by design when the page reloads.
+    if (new URL(r.url()).pathname === "/__site/events") return;
+    problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
+  });
   page.on("response", (r) => {
     if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
   });

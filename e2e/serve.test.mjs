@@ -1,0 +1,196 @@
+// `site serve` as a static host and as a live preview, on a disposable copy of the
+// site: routes, redirects, status codes, types, ETags, compression, the headers
+// of `_headers`, reloading after a save, and the overlay after a bad save.
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import { copySite, hydrated, launchBrowser, openPage, rawGet, startServer } from "./support.mjs";
+
+let server;
+let browser;
+let site;
+
+before(async () => {
+  site = copySite();
+  writeFileSync(
+    path.join(site, "content/pages/about.md"),
+    "---\ntitle: About us\ndescription: Who we are.\n---\n## Our Story\n\nFounded in 2021.\n",
+  );
+  server = await startServer({ siteRoot: site });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** The rules of the built `_headers` file that match `urlPath`, as one object. */
+function expectedHeaders(urlPath) {
+  const text = readFileSync(path.join(server.out, "_headers"), "utf8");
+  const headers = {};
+  let applies = false;
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    if (!/^\s/.test(line)) {
+      const pattern = line.trim();
+      applies = pattern.endsWith("*") ? urlPath.startsWith(pattern.slice(0, -1)) : pattern === urlPath;
+    } else if (applies) {
+      const i = line.indexOf(":");
+      headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+    }
+  }
+  return headers;
+}
+
+function assetPath(kind) {
+  const html = readFileSync(path.join(server.out, "index.html"), "utf8");
+  const m = html.match(kind === "css" ? /href="(\/assets\/styles\/main-\w+\.css)"/ : /src="(\/assets\/islands\/runtime-\w+\.js)"/);
+  assert.ok(m, `no ${kind} asset in index.html`);
+  return m[1];
+}
+
+describe("routes", () => {
+  test("/about serves about/index.html with status 200", async () => {
+    const r = await rawGet(server.url + "/about");
+    assert.equal(r.status, 200);
+    assert.equal(r.headers["content-type"], "text/html; charset=utf-8");
+    assert.match(r.body.toString(), /<h2 id="our-story">Our Story<\/h2>/);
+  });
+
+  test("a trailing slash redirects to the canonical address, keeping the query", async () => {
+    const r = await rawGet(server.url + "/about/?ref=mail");
+    assert.equal(r.status, 301);
+    assert.equal(r.headers.location, "/about?ref=mail");
+  });
+
+  test("a missing route gets 404.html with status 404 and the site's headers", async () => {
+    const r = await rawGet(server.url + "/no/such/page");
+    assert.equal(r.status, 404);
+    assert.match(r.body.toString(), /Unexpected Application Error!/);
+    assert.equal(r.headers["content-security-policy"], expectedHeaders("/no/such/page")["content-security-policy"]);
+  });
+
+  test("paths that try to leave the site are refused", async () => {
+    const r = await rawGet(server.url + "/%2e%2e/%2e%2e/etc/passwd");
+    assert.equal(r.status, 400);
+    assert.equal((await rawGet(server.url + "/_headers")).status, 404);
+  });
+});
+
+describe("responses", () => {
+  test("every type is served with its content type", async () => {
+    const types = {
+      "/": "text/html; charset=utf-8",
+      [assetPath("css")]: "text/css; charset=utf-8",
+      [assetPath("js")]: "text/javascript; charset=utf-8",
+      "/favicon.svg": "image/svg+xml; charset=utf-8",
+      "/sitemap.xml": "text/xml; charset=utf-8",
+      "/robots.txt": "text/plain; charset=utf-8",
+    };
+    for (const [p, type] of Object.entries(types)) {
+      const r = await rawGet(server.url + p);
+      assert.equal(r.status, 200, p);
+      assert.equal(r.headers["content-type"], type, p);
+    }
+  });
+
+  test("the headers written to _headers are the headers sent", async () => {
+    for (const p of ["/", "/about", assetPath("css"), assetPath("js"), "/favicon.svg"]) {
+      const r = await rawGet(server.url + p);
+      const expected = expectedHeaders(p);
+      assert.ok(Object.keys(expected).length >= 6, `${p} has rules`);
+      for (const [k, v] of Object.entries(expected)) assert.equal(r.headers[k], v, `${p} ${k}`);
+    }
+    assert.equal((await rawGet(server.url + assetPath("js"))).headers["cache-control"], "public, max-age=31536000, immutable");
+    assert.equal((await rawGet(server.url + "/about")).headers["cache-control"], "public, max-age=0, must-revalidate");
+  });
+
+  test("ETags answer 304 Not Modified", async () => {
+    for (const p of ["/", assetPath("css")]) {
+      const first = await rawGet(server.url + p);
+      assert.ok(first.headers.etag, p);
+      const again = await rawGet(server.url + p, { "If-None-Match": first.headers.etag });
+      assert.equal(again.status, 304, p);
+      assert.equal(again.body.length, 0);
+      const changed = await rawGet(server.url + p, { "If-None-Match": '"something-else"' });
+      assert.equal(changed.status, 200);
+    }
+  });
+
+  test("text is sent brotli or gzip compressed when accepted, identical once decoded", async () => {
+    const p = assetPath("js");
+    const plain = await rawGet(server.url + p);
+    assert.equal(plain.headers["content-encoding"], undefined);
+    const br = await rawGet(server.url + p, { "Accept-Encoding": "gzip, deflate, br" });
+    assert.equal(br.headers["content-encoding"], "br");
+    assert.equal(br.headers.vary, "Accept-Encoding");
+    assert.ok(br.body.length < plain.body.length);
+    assert.deepEqual(zlib.brotliDecompressSync(br.body), plain.body);
+    const gz = await rawGet(server.url + p, { "Accept-Encoding": "gzip" });
+    assert.equal(gz.headers["content-encoding"], "gzip");
+    assert.deepEqual(zlib.gunzipSync(gz.body), plain.body);
+    assert.notEqual(gz.headers.etag, br.headers.etag, "each encoding has its own ETag");
+  });
+
+  test("the live-reload script is added when serving, never to the built files", async () => {
+    const served = (await rawGet(server.url + "/")).body.toString();
+    assert.match(served, /<script src="\/__site\/live\.js"><\/script><\/body>/);
+    assert.doesNotMatch(readFileSync(path.join(server.out, "index.html"), "utf8"), /__site/);
+  });
+});
+
+describe("live preview", () => {
+  const index = () => path.join(site, "content/pages/index.yaml");
+
+  test("a saved content edit reloads the open page", async () => {
+    const { page, context, problems } = await openPage(browser, 1280);
+    await page.goto(server.url + "/");
+    await hydrated(page);
+    const reloaded = page.waitForEvent("load");
+    writeFileSync(index(), readFileSync(index(), "utf8").replace("Reinvent your enterprise", "Reimagine your enterprise"));
+    await reloaded;
+    assert.match(await page.locator("h1").innerText(), /Reimagine your enterprise/);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test("a bad save keeps the last good site and shows the error until it is fixed", async () => {
+    const { page, context } = await openPage(browser, 1280);
+    await page.goto(server.url + "/");
+    await hydrated(page);
+    const good = readFileSync(index(), "utf8");
+    writeFileSync(index(), good.replace("type: card_grid", "type: carousel"));
+    const overlay = page.locator("#site-build-error");
+    await overlay.waitFor();
+    assert.match(await overlay.innerText(), /content\/pages\/index\.yaml:\d+:\d+: blocks\[1\]\.type: unknown block type `carousel`/);
+    // The last good site is still served, and a page opened now shows the error too.
+    await page.reload();
+    await overlay.waitFor();
+    assert.equal(await page.locator("#digital-core-capabilities .card").count(), 6);
+    assert.match(server.output(), /unknown block type `carousel`/, "the terminal shows it too");
+
+    const reloaded = page.waitForEvent("load");
+    writeFileSync(index(), good);
+    await reloaded;
+    assert.equal(await overlay.count(), 0);
+    await context.close();
+  });
+
+  test("an island edit is bundled again and reloads the page", async () => {
+    const { page, context, problems } = await openPage(browser, 375);
+    await page.goto(server.url + "/");
+    await hydrated(page);
+    const header = path.join(site, "islands/Header.tsx");
+    const reloaded = page.waitForEvent("load", { timeout: 20_000 });
+    writeFileSync(header, readFileSync(header, "utf8").replace('aria-label="Menu"', 'aria-label="Site menu"'));
+    await reloaded;
+    await hydrated(page);
+    assert.equal(await page.locator(".site-header__toggle").getAttribute("aria-label"), "Site menu");
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+});
