@@ -1,0 +1,146 @@
+// Contract test: the real @supabase/storage-js client, in Node, against the storage
+// API of a running `site serve`. Checks the results the contact form relies on.
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { StorageClient } from "@supabase/storage-js";
+import { copySite, startServer } from "./support.mjs";
+
+const KEY = "test-anon-key";
+const BUCKET = "contact-attachments";
+const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201d5d3a1a10000000049454e44ae426082", "hex");
+
+let server;
+let storage;
+let bucketDir;
+
+function png(bytes = PNG) {
+  return new File([bytes], "photo.png", { type: "image/png" });
+}
+
+function uniqueKey(name) {
+  return `public/${Date.now()}_${Math.random().toString(36).slice(2)}_${name}`;
+}
+
+before(async () => {
+  const site = copySite();
+  const config = path.join(site, "content/site.yaml");
+  writeFileSync(config, readFileSync(config, "utf8").replace(/anon_key: ".*"/, `anon_key: "${KEY}"`));
+  server = await startServer({ siteRoot: site });
+  storage = new StorageClient(`${server.url}/storage/v1`, { apikey: KEY, Authorization: `Bearer ${KEY}` });
+  bucketDir = path.join(site, ".site/storage", BUCKET);
+});
+
+after(async () => {
+  await server?.stop();
+});
+
+describe("upload", () => {
+  test("succeeds with the path and full path of the object", async () => {
+    const key = uniqueKey("photo.png");
+    const { data, error } = await storage.from(BUCKET).upload(key, png(), { cacheControl: "3600", upsert: false });
+    assert.equal(error, null);
+    assert.equal(data.path, key);
+    assert.equal(data.fullPath, `${BUCKET}/${key}`);
+    assert.match(data.id, /^[0-9a-f-]{36}$/);
+  });
+
+  test("the public URL returns the same bytes with the cache control of the upload", async () => {
+    const key = uniqueKey("map.png");
+    await storage.from(BUCKET).upload(key, png(), { cacheControl: "3600", upsert: false });
+    const { data } = storage.from(BUCKET).getPublicUrl(key);
+    assert.equal(data.publicUrl, `${server.url}/storage/v1/object/public/${BUCKET}/${key}`);
+    const response = await fetch(data.publicUrl);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get("cache-control"), "max-age=3600");
+    assert.equal(response.headers.get("content-type"), "image/png");
+    assert.deepEqual(Buffer.from(await response.arrayBuffer()), PNG);
+    const etag = response.headers.get("etag");
+    assert.equal((await fetch(data.publicUrl, { headers: { "If-None-Match": etag } })).status, 304);
+  });
+
+  test("a key that exists is refused with 409 and never overwritten", async () => {
+    const key = uniqueKey("same.png");
+    await storage.from(BUCKET).upload(key, png(), { cacheControl: "3600", upsert: false });
+    const other = Buffer.concat([PNG, Buffer.from("different")]);
+    const { data, error } = await storage.from(BUCKET).upload(key, png(other), { cacheControl: "3600", upsert: false });
+    assert.equal(data, null);
+    assert.equal(error.name, "StorageApiError");
+    assert.equal(error.statusCode, "409");
+    assert.equal(error.message, "The resource already exists");
+    const stored = await fetch(storage.from(BUCKET).getPublicUrl(key).data.publicUrl);
+    assert.deepEqual(Buffer.from(await stored.arrayBuffer()), PNG);
+  });
+
+  test("of two uploads racing for one key, exactly one wins", async () => {
+    const key = uniqueKey("race.png");
+    const bodies = Array.from({ length: 8 }, (_, i) => Buffer.concat([PNG, Buffer.alloc(50_000, i)]));
+    const results = await Promise.all(
+      bodies.map((b) => storage.from(BUCKET).upload(key, png(b), { cacheControl: "3600", upsert: false })),
+    );
+    const winners = results.filter((r) => r.error === null);
+    assert.equal(winners.length, 1);
+    assert.ok(results.filter((r) => r.error).every((r) => r.error.statusCode === "409"));
+    const stored = Buffer.from(await (await fetch(storage.from(BUCKET).getPublicUrl(key).data.publicUrl)).arrayBuffer());
+    assert.ok(bodies.some((b) => b.equals(stored)), "the stored object is one whole upload");
+  });
+
+  test("a file over 5 MiB is refused with 413 and leaves nothing behind", async () => {
+    const key = uniqueKey("huge.png");
+    const big = Buffer.concat([PNG, Buffer.alloc(6 * 1024 * 1024, 7)]);
+    const { error } = await storage.from(BUCKET).upload(key, png(big), { cacheControl: "3600", upsert: false });
+    assert.equal(error.statusCode, "413");
+    assert.equal(error.message, "The object exceeded the maximum allowed size");
+    assert.equal(existsSync(path.join(bucketDir, `${key}~object`)), false);
+    assert.deepEqual(readdirSync(path.join(bucketDir, "..", ".tmp")), []);
+  });
+
+  test("exactly 5 MiB is accepted", async () => {
+    const body = Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024 - PNG.length, 1)]);
+    const { error } = await storage.from(BUCKET).upload(uniqueKey("limit.png"), png(body), { cacheControl: "3600" });
+    assert.equal(error, null);
+  });
+
+  test("a type other than JPEG, PNG or GIF is refused with 415", async () => {
+    const pdf = new File([Buffer.from("%PDF-1.7\n")], "doc.pdf", { type: "application/pdf" });
+    const { error } = await storage.from(BUCKET).upload(uniqueKey("doc.pdf"), pdf, { cacheControl: "3600" });
+    assert.equal(error.statusCode, "415");
+    assert.equal(error.message, "mime type application/pdf is not supported");
+  });
+
+  test("content that is not what its type claims is refused with 415", async () => {
+    const fake = new File([Buffer.from("%PDF-1.7 pretending")], "fake.png", { type: "image/png" });
+    const { error } = await storage.from(BUCKET).upload(uniqueKey("fake.png"), fake, { cacheControl: "3600" });
+    assert.equal(error.statusCode, "415");
+  });
+
+  test("a key the real server rejects is refused with 400 InvalidKey", async () => {
+    const { error } = await storage.from(BUCKET).upload("public/café.png", png(), { cacheControl: "3600" });
+    assert.equal(error.statusCode, "400");
+    assert.equal(error.message, "Invalid key: public/café.png");
+  });
+
+  test("a missing bucket is refused with 404", async () => {
+    const { error } = await storage.from("no-such-bucket").upload(uniqueKey("a.png"), png(), { cacheControl: "3600" });
+    assert.equal(error.statusCode, "404");
+    assert.equal(error.message, "Bucket not found");
+  });
+
+  test("a wrong key is refused with 403", async () => {
+    const stranger = new StorageClient(`${server.url}/storage/v1`, { apikey: "nope", Authorization: "Bearer nope" });
+    const { error } = await stranger.from(BUCKET).upload(uniqueKey("a.png"), png(), { cacheControl: "3600" });
+    assert.equal(error.statusCode, "403");
+  });
+
+  test("errors come as HTTP 400 with the real status in the JSON body", async () => {
+    const response = await fetch(`${server.url}/storage/v1/object/public/${BUCKET}/public/missing.png`);
+    assert.equal(response.status, 400);
+    assert.equal(response.headers.get("content-type"), "application/json; charset=utf-8");
+    assert.equal(
+      await response.text(),
+      '{"statusCode":"404","error":"not_found","message":"Object not found","code":"NoSuchKey"}',
+    );
+  });
+});
