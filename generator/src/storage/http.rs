@@ -147,9 +147,6 @@ async fn receive(
     path: Result<Path<(String, String)>, PathRejection>,
     request: Request,
 ) -> Result<(String, String, String), StorageError> {
-    let (bucket_name, key) = path_params(path)?;
-    authorize(store, request.headers())?;
-    let bucket = store.bucket(&bucket_name)?.clone();
     if let Some(length) = request.headers().get(header::CONTENT_LENGTH) {
         let length: u64 = length
             .to_str()
@@ -160,6 +157,18 @@ async fn receive(
             return Err(StorageError::TooLarge);
         }
     }
+    let checked = path_params(path).and_then(|(bucket_name, key)| {
+        authorize(store, request.headers())?;
+        let bucket = store.bucket(&bucket_name)?.clone();
+        Ok((bucket_name, key, bucket))
+    });
+    let (bucket_name, key, bucket) = match checked {
+        Ok(c) => c,
+        Err(e) => {
+            drain(request.into_body()).await;
+            return Err(e);
+        }
+    };
     let mut multipart = Multipart::from_request(request, &())
         .await
         .map_err(|e| StorageError::BadRequest(e.body_text()))?;
@@ -196,6 +205,14 @@ async fn receive(
         while let Ok(Some(_)) = field.chunk().await {}
     }
     result.map(|id| (bucket_name, key, id))
+}
+
+/// Reads a body to its end, dropping it: a reply sent while the client is still
+/// sending would reach it as a connection reset instead of the error.
+async fn drain(body: Body) {
+    use futures_util::StreamExt;
+    let mut stream = body.into_data_stream();
+    while let Some(Ok(_)) = stream.next().await {}
 }
 
 fn authorize(store: &Store, headers: &HeaderMap) -> Result<(), StorageError> {
