@@ -115,7 +115,15 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
     let rendered_before = ssr.stats();
 
     let t = Instant::now();
-    let renderer = render::environment(root, &content, &settings, bundle.clone(), ssr.clone());
+    let node_modules = tools.as_ref().map(|t| t.node_modules.clone());
+    let renderer = render::environment(
+        root,
+        &content,
+        &settings,
+        bundle.clone(),
+        ssr.clone(),
+        node_modules.as_deref(),
+    );
     let mut diagnostics = renderer.check_templates();
     if !diagnostics.is_empty() {
         return Err(diagnostics);

@@ -50,6 +50,7 @@ pub fn environment(
     settings: &Settings,
     bundle: Arc<Bundle>,
     ssr: Arc<ssr::Renderer>,
+    node_modules: Option<&Path>,
 ) -> Renderer {
     let templates = root.join("templates");
     let mut env = Environment::new();
@@ -72,11 +73,18 @@ pub fn environment(
     env.add_function("island_scripts", move |state: &mut State| {
         islands.scripts(state)
     });
-    functions::register(&mut env, root, &bundle, content);
+    functions::register(&mut env, root, &bundle, content, node_modules);
 
     env.add_global("site", Value::from(Serde(&content.config)));
     env.add_global("base_url", Value::from(settings.base_url.clone()));
     env.add_global("year", Value::from(settings.year));
+    // Every page's address and title, for the human sitemap and navigation lists.
+    let pages: Vec<Value> = content
+        .pages
+        .iter()
+        .map(|p| context! { route => p.route.clone(), title => p.title.clone() })
+        .collect();
+    env.add_global("pages", Value::from(pages));
 
     Renderer {
         env,
@@ -109,7 +117,7 @@ impl Renderer {
                 continue;
             };
             let name = name.to_string_lossy().replace('\\', "/");
-            if name.starts_with('.') || name.contains("/.") {
+            if name.starts_with('.') || name.contains("/.") || !name.ends_with(".html") {
                 continue;
             }
             if let Err(e) = self.env.get_template(&name) {
