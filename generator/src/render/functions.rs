@@ -45,6 +45,9 @@ pub fn register(
         images.render(src, alt, kwargs)
     });
 
+    let organization = organization_jsonld(&content.config);
+    env.add_function("organization_jsonld", move || Value::from_safe_string(organization.clone()));
+
     let nav: Vec<String> = content.config.nav.iter().map(|l| l.href.clone()).collect();
     env.add_function("nav_active", move |route: &str| nav_active(&nav, route));
 
@@ -272,6 +275,27 @@ fn svg_size(text: &str) -> Option<(u32, u32)> {
         .filter_map(|p| p.parse().ok())
         .collect();
     (parts.len() == 4).then(|| (parts[2].round() as u32, parts[3].round() as u32))
+}
+
+/// schema.org data about the company, for search engines, as a JSON-LD script
+/// (data, not code: a strict CSP allows it).
+fn organization_jsonld(site: &crate::content::SiteConfig) -> String {
+    let json = serde_json::json!({
+        "@context": "https://schema.org",
+        "@type": "Organization",
+        "name": site.name,
+        "url": site.base_url,
+        "description": site.description,
+        "foundingDate": site.figures.founded,
+        "email": site.contact.email,
+        "telephone": site.contact.phone,
+        "address": { "@type": "PostalAddress", "streetAddress": site.contact.address },
+        "sameAs": site.social.iter().map(|s| s.href.clone()).collect::<Vec<_>>(),
+    });
+    format!(
+        r#"<script type="application/ld+json">{}</script>"#,
+        super::islands::script_safe_json(&json.to_string())
+    )
 }
 
 /// The public URL of a bundled entry (`styles/main.css` → its hashed file) or of a
