@@ -8,13 +8,15 @@ DEBUG_SITE := target/debug/site
 RELEASE_SITE := target/release/site
 PORT ?= 8080
 
-.PHONY: help setup chromium build serve test check lint unit-ts e2e clean
+.PHONY: help setup chromium build serve test check lint unit-ts e2e screenshots clean
 
 help:
 	@echo "make serve   build and serve the site on http://127.0.0.1:$(PORT)"
 	@echo "make test    run every test (Rust, TypeScript, browser)"
 	@echo "make build   build the site into dist/"
 	@echo "make lint    cargo fmt --check, clippy, tsc --noEmit"
+	@echo "make check   build the site and check its links, images and headings"
+	@echo "make screenshots   full-page screenshots of every route at 375 and 1280 px"
 
 # npm ci from the committed lockfile, again whenever the lockfile changes.
 node_modules/.installed: package.json package-lock.json
@@ -42,6 +44,16 @@ serve: setup
 	cargo build --release --quiet
 	$(RELEASE_SITE) serve --host 127.0.0.1 --port $(PORT)
 
+# Builds into a scratch folder (dist/ is left alone) and checks the result.
+check: setup
+	cargo build --quiet
+	$(DEBUG_SITE) build --out .site/check-dist
+	$(DEBUG_SITE) check --out .site/check-dist
+
+screenshots: setup chromium
+	cargo build --quiet
+	SITE_BIN=$(DEBUG_SITE) node e2e/screenshots.mjs
+
 lint: setup
 	cargo fmt --all -- --check
 	cargo clippy --quiet --all-targets -- -D warnings
@@ -60,6 +72,7 @@ e2e: setup chromium
 
 test: lint
 	cargo test --quiet
+	$(MAKE) --no-print-directory check
 	$(MAKE) --no-print-directory unit-ts
 	$(MAKE) --no-print-directory e2e
 

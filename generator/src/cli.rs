@@ -19,6 +19,8 @@ pub enum Command {
     Build(BuildArgs),
     /// Build, then serve the output folder on a local address.
     Serve(ServeArgs),
+    /// Check the built site: links, fragments, images, headings, titles.
+    Check(CheckArgs),
 }
 
 #[derive(Debug, Args)]
@@ -35,6 +37,16 @@ pub struct BuildArgs {
     /// Print stage timings and server-render counts.
     #[arg(long, short)]
     pub verbose: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The site root.
+    #[arg(long, default_value = ".")]
+    pub root: PathBuf,
+    /// The built site to check (default: <root>/dist).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -1,4 +1,5 @@
 mod bundle;
+mod check;
 mod cli;
 mod cmd;
 mod content;
@@ -22,6 +23,7 @@ fn main() {
     let ok = match &cli.command {
         cli::Command::Build(args) => cmd::build::run(args),
         cli::Command::Serve(args) => cmd::serve::run(args),
+        cli::Command::Check(args) => cmd::check::run(args),
     };
     if !ok {
         std::process::exit(1);

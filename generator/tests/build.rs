@@ -201,3 +201,85 @@ fn the_header_renders_once_per_distinct_active_link_across_30_pages() {
     let offer = site.read("dist/services/offer-07/index.html");
     assert!(offer.contains(r#"<a href="/services" aria-current="page">Services</a>"#));
 }
+
+#[test]
+fn an_editor_composes_a_new_landing_page_from_existing_blocks_in_yaml_alone() {
+    let site = Site::new("basic");
+    site.write(
+        "content/pages/campaign.yaml",
+        r#"title: Cloud Week
+description: A week of cloud briefings.
+blocks:
+  - type: hero
+    heading: Cloud Week 2027
+    text: Five days, five briefings.
+    actions: [{ label: Register, href: /contact }, { label: Agenda }]
+  - type: stats
+    heading: Last year
+    stats: [{ value: "1,200", label: Attendees }, { value: "40", label: Sessions }]
+  - type: steps
+    id: agenda
+    heading: Agenda
+    steps:
+      - { title: Monday, text: Strategy, activities: [Keynote] }
+      - { title: Tuesday, text: Platforms, activities: [Workshops] }
+  - type: faq
+    heading: Questions
+    questions: [{ question: Is it free?, answer: "Yes, **always**." }]
+  - type: cta
+    heading: Join us
+    text: Seats are limited.
+    actions: [{ label: Contact Us, href: /contact }]
+"#,
+    );
+    site.build_ok(&[]);
+    let html = site.read("dist/campaign/index.html");
+    let order = [
+        ">Cloud Week 2027</h1>",
+        ">Last year</h2>",
+        ">Agenda</h2>",
+        ">Questions</h2>",
+        ">Join us</h2>",
+    ];
+    let positions: Vec<usize> = order
+        .iter()
+        .map(|h| html.find(h).unwrap_or_else(|| panic!("{h} missing")))
+        .collect();
+    assert!(
+        positions.windows(2).all(|w| w[0] < w[1]),
+        "sections keep their order"
+    );
+    assert!(
+        html.contains(r#"<span class="button button--primary button--inert">Agenda"#),
+        "an action without href is inert"
+    );
+    assert!(html.contains("<strong>always</strong>"));
+    assert!(html.contains(r#"<dd class="stat__value">1,200</dd>"#));
+    assert!(site.read("dist/sitemap.xml").contains("/campaign</loc>"));
+}
+
+#[test]
+fn an_unknown_icon_fails_the_build() {
+    let site = Site::new("basic");
+    site.write(
+        "content/pages/index.yaml",
+        "title: T\ndescription: D\nblocks:\n  - type: card_grid\n    heading: H\n    cards: [{ title: A, icon: no-such-icon }]\n",
+    );
+    let err = site.build_err();
+    assert!(err.contains("unknown icon `no-such-icon`"), "{err}");
+}
+
+#[test]
+fn images_get_their_size_and_lazy_loading() {
+    let site = Site::new("basic");
+    site.write(
+        "content/pages/index.yaml",
+        "title: T\ndescription: D\nblocks:\n  - type: card_grid\n    heading: H\n    cards: [{ title: A, image: { src: /images/tile-ai.svg, alt: A network } }]\n",
+    );
+    site.build_ok(&[]);
+    let html = site.read("dist/index.html");
+    assert!(
+        html.contains(r#"<img src="/images/tile-ai.svg" alt="A network" width="640" height="400" loading="lazy" decoding="async">"#),
+        "{html}"
+    );
+}

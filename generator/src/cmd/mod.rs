@@ -1,4 +1,5 @@
 //! One module per command.
 
 pub mod build;
+pub mod check;
 pub mod serve;

@@ -46,7 +46,9 @@ pub fn register(
     });
 
     let organization = organization_jsonld(&content.config);
-    env.add_function("organization_jsonld", move || Value::from_safe_string(organization.clone()));
+    env.add_function("organization_jsonld", move || {
+        Value::from_safe_string(organization.clone())
+    });
 
     let nav: Vec<String> = content.config.nav.iter().map(|l| l.href.clone()).collect();
     env.add_function("nav_active", move |route: &str| nav_active(&nav, route));

@@ -1,0 +1,411 @@
+//! Checks a built site the way a careful reviewer would: every internal link and
+//! `#fragment` resolves, no placeholder links, links that open a new tab do so
+//! safely, every image has alt text and a size, and every page has one `h1`, a
+//! title and a description.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+
+use rayon::prelude::*;
+use scraper::{Html, Selector};
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Finding {
+    /// The page, as its address (`/about`).
+    pub page: String,
+    pub message: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Summary {
+    pub pages: usize,
+    pub links: usize,
+    pub images: usize,
+    pub findings: Vec<Finding>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{0} does not exist or holds no built site: run `site build` first")]
+    NoOutput(String),
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+}
+
+/// What a page holds that the checks look at.
+#[derive(Debug, Default)]
+struct Page {
+    ids: HashSet<String>,
+    /// (element, attribute value, opens a new tab, rel)
+    links: Vec<Link>,
+    images: Vec<Img>,
+    h1: usize,
+    title: String,
+    description: Option<String>,
+}
+
+#[derive(Debug)]
+struct Link {
+    href: String,
+    new_tab: bool,
+    rel: String,
+}
+
+#[derive(Debug)]
+struct Img {
+    src: String,
+    alt: Option<String>,
+    sized: bool,
+}
+
+/// The address of an HTML file of the output: `about/index.html` → `/about`.
+fn address(rel: &str) -> String {
+    match rel.strip_suffix("index.html") {
+        Some("") => "/".to_string(),
+        Some(dir) => format!("/{}", dir.trim_end_matches('/')),
+        None => format!("/{rel}"),
+    }
+}
+
+pub fn check(out: &Path) -> Result<Summary, Error> {
+    if !out.join("index.html").is_file() {
+        return Err(Error::NoOutput(out.display().to_string()));
+    }
+    let mut files: HashSet<String> = HashSet::new();
+    let mut html: Vec<String> = Vec::new();
+    for entry in walkdir::WalkDir::new(out).sort_by_file_name() {
+        let entry = entry.map_err(|e| Error::Io {
+            path: out.display().to_string(),
+            source: e.into(),
+        })?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let rel = entry
+            .path()
+            .strip_prefix(out)
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_default();
+        if rel.ends_with(".html") {
+            html.push(rel.clone());
+        }
+        files.insert(rel);
+    }
+
+    let parsed: Vec<Result<(String, Page), Error>> = html
+        .par_iter()
+        .map(|rel| {
+            let path = out.join(rel);
+            let text = std::fs::read_to_string(&path).map_err(|source| Error::Io {
+                path: path.display().to_string(),
+                source,
+            })?;
+            Ok((address(rel), read_page(&text)))
+        })
+        .collect();
+    let mut pages: BTreeMap<String, Page> = BTreeMap::new();
+    for p in parsed {
+        let (addr, page) = p?;
+        pages.insert(addr, page);
+    }
+
+    let mut summary = Summary {
+        pages: pages.len(),
+        ..Summary::default()
+    };
+    for (addr, page) in &pages {
+        summary.links += page.links.len();
+        summary.images += page.images.len();
+        let mut found = |message: String| {
+            summary.findings.push(Finding {
+                page: addr.clone(),
+                message,
+            })
+        };
+        check_page(page, &mut found);
+        for link in &page.links {
+            check_link(addr, link, &pages, &files, &mut found);
+        }
+        for img in &page.images {
+            match &img.alt {
+                None => found(format!("image {} has no alt attribute", img.src)),
+                Some(_) if !img.sized => {
+                    found(format!("image {} has no width and height", img.src))
+                }
+                Some(_) => {}
+            }
+            if let Some(problem) = resolve(addr, &img.src, &pages, &files) {
+                found(format!("image {}: {problem}", img.src));
+            }
+        }
+    }
+    summary.findings.sort();
+    summary.findings.dedup();
+    Ok(summary)
+}
+
+fn selector(s: &str) -> Selector {
+    // The selectors are constants of this module; a typo is caught by its tests.
+    Selector::parse(s)
+        .unwrap_or_else(|_| Selector::parse("never-matches").expect("a valid selector"))
+}
+
+fn read_page(text: &str) -> Page {
+    let doc = Html::parse_document(text);
+    let mut page = Page::default();
+    for el in doc.select(&selector("[id]")) {
+        if let Some(id) = el.attr("id") {
+            page.ids.insert(id.to_string());
+        }
+    }
+    for el in doc.select(&selector("a, area")) {
+        let Some(href) = el.attr("href") else {
+            continue;
+        };
+        page.links.push(Link {
+            href: href.to_string(),
+            new_tab: el.attr("target") == Some("_blank"),
+            rel: el.attr("rel").unwrap_or("").to_string(),
+        });
+    }
+    // Stylesheets, icons, preloads and scripts must resolve too.
+    for (sel, attr) in [("link[href]", "href"), ("script[src]", "src")] {
+        for el in doc.select(&selector(sel)) {
+            let rel = el.attr("rel").unwrap_or("");
+            if rel == "canonical" {
+                continue;
+            }
+            if let Some(v) = el.attr(attr) {
+                page.links.push(Link {
+                    href: v.to_string(),
+                    new_tab: false,
+                    rel: String::new(),
+                });
+            }
+        }
+    }
+    for el in doc.select(&selector("img")) {
+        page.images.push(Img {
+            src: el.attr("src").unwrap_or("").to_string(),
+            alt: el.attr("alt").map(str::to_string),
+            sized: el.attr("width").is_some() && el.attr("height").is_some(),
+        });
+    }
+    page.h1 = doc.select(&selector("h1")).count();
+    page.title = doc
+        .select(&selector("head > title"))
+        .next()
+        .map(|t| t.text().collect::<String>().trim().to_string())
+        .unwrap_or_default();
+    page.description = doc
+        .select(&selector(r#"meta[name="description"]"#))
+        .next()
+        .and_then(|m| m.attr("content"))
+        .map(|c| c.trim().to_string());
+    page
+}
+
+fn check_page(page: &Page, found: &mut impl FnMut(String)) {
+    if page.h1 != 1 {
+        found(format!(
+            "has {} h1 headings; a page has exactly one",
+            page.h1
+        ));
+    }
+    if page.title.is_empty() {
+        found("has no title".into());
+    }
+    match page.description.as_deref() {
+        None | Some("") => found("has no meta description".into()),
+        _ => {}
+    }
+}
+
+fn check_link(
+    addr: &str,
+    link: &Link,
+    pages: &BTreeMap<String, Page>,
+    files: &HashSet<String>,
+    found: &mut impl FnMut(String),
+) {
+    let href = link.href.trim();
+    if href.is_empty() || href == "#" {
+        found(format!(
+            "placeholder link href=\"{href}\": link somewhere real or show inert text"
+        ));
+        return;
+    }
+    if href.to_ascii_lowercase().starts_with("javascript:") {
+        found(format!("link to {href}: use a button for actions"));
+        return;
+    }
+    if link.new_tab {
+        let rel: HashSet<&str> = link.rel.split_whitespace().collect();
+        if !(rel.contains("noopener") && rel.contains("noreferrer")) {
+            found(format!(
+                "link to {href} opens a new tab without rel=\"noopener noreferrer\""
+            ));
+        }
+    }
+    if let Some(problem) = resolve(addr, href, pages, files) {
+        found(format!("link to {href}: {problem}"));
+    }
+}
+
+/// Why an internal address does not resolve, or `None` when it does (or is external).
+fn resolve(
+    addr: &str,
+    href: &str,
+    pages: &BTreeMap<String, Page>,
+    files: &HashSet<String>,
+) -> Option<String> {
+    let external = href.starts_with("//")
+        || href.split_once(':').is_some_and(|(scheme, _)| {
+            !scheme.is_empty()
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+        });
+    if external {
+        return None;
+    }
+    let (before_fragment, fragment) = match href.split_once('#') {
+        Some((p, f)) => (p, Some(f)),
+        None => (href, None),
+    };
+    let path = before_fragment.split('?').next().unwrap_or("");
+    let target = if path.is_empty() {
+        addr.to_string()
+    } else if path.starts_with('/') {
+        path.to_string()
+    } else {
+        // Relative to the page's own folder.
+        let base = if addr == "/" {
+            String::new()
+        } else {
+            addr.to_string()
+        };
+        format!("{base}/{path}")
+    };
+    let normalized = if target.len() > 1 {
+        target.trim_end_matches('/')
+    } else {
+        &target
+    };
+    if let Some(page) = pages.get(normalized) {
+        return match fragment {
+            Some(f) if !f.is_empty() && !page.ids.contains(f) => Some(format!(
+                "there is no element with id \"{f}\" on {normalized}"
+            )),
+            _ => None,
+        };
+    }
+    let file = normalized.trim_start_matches('/');
+    if files.contains(file) {
+        None
+    } else {
+        Some("no such page or file".into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site(pages: &[(&str, &str)]) -> (BTreeMap<String, Page>, HashSet<String>) {
+        let map = pages
+            .iter()
+            .map(|(a, html)| (a.to_string(), read_page(html)))
+            .collect();
+        let files = ["assets/main.css", "images/a.svg"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        (map, files)
+    }
+
+    fn findings(pages: &[(&str, &str)]) -> Vec<String> {
+        let (map, files) = site(pages);
+        let mut out = Vec::new();
+        for (addr, page) in &map {
+            let mut found = |m: String| out.push(format!("{addr}: {m}"));
+            check_page(page, &mut found);
+            for link in &page.links {
+                check_link(addr, link, &map, &files, &mut found);
+            }
+        }
+        out
+    }
+
+    const HEAD: &str = r#"<head><title>T</title><meta name="description" content="D"></head>"#;
+
+    #[test]
+    fn selectors_are_valid() {
+        for s in [
+            "[id]",
+            "a, area",
+            "link[href]",
+            "script[src]",
+            "img",
+            "h1",
+            "head > title",
+            r#"meta[name="description"]"#,
+        ] {
+            assert!(Selector::parse(s).is_ok(), "{s}");
+        }
+    }
+
+    #[test]
+    fn internal_links_and_fragments_must_resolve() {
+        let home = format!(
+            r##"<html>{HEAD}<body><h1>H</h1><a href="/about#team">ok</a><a href="/about#nope">x</a><a href="/gone">x</a><a href="#top">x</a><a href="/assets/main.css">ok</a><a href="https://example.com/x">ok</a><a href="mailto:a@b.c">ok</a></body></html>"##
+        );
+        let about = format!(r#"<html>{HEAD}<body><h1 id="team">A</h1></body></html>"#);
+        let f = findings(&[("/", &home), ("/about", &about)]);
+        assert_eq!(
+            f,
+            [
+                "/: link to /about#nope: there is no element with id \"nope\" on /about",
+                "/: link to /gone: no such page or file",
+                "/: link to #top: there is no element with id \"top\" on /",
+            ]
+        );
+    }
+
+    #[test]
+    fn placeholder_and_unsafe_new_tab_links_are_findings() {
+        let home = format!(
+            r##"<html>{HEAD}<body><h1>H</h1><a href="#">x</a><a href="https://x.example" target="_blank" rel="noopener">x</a><a href="https://y.example" target="_blank" rel="noopener noreferrer">ok</a></body></html>"##
+        );
+        let f = findings(&[("/", &home)]);
+        assert_eq!(f.len(), 2, "{f:?}");
+        assert!(f[0].contains("placeholder link"));
+        assert!(f[1].contains("opens a new tab without rel=\"noopener noreferrer\""));
+    }
+
+    #[test]
+    fn a_page_needs_one_h1_a_title_and_a_description() {
+        let f = findings(&[(
+            "/",
+            "<html><head></head><body><h1>a</h1><h1>b</h1></body></html>",
+        )]);
+        assert_eq!(
+            f,
+            [
+                "/: has 2 h1 headings; a page has exactly one",
+                "/: has no title",
+                "/: has no meta description"
+            ]
+        );
+    }
+
+    #[test]
+    fn addresses_come_from_file_paths() {
+        assert_eq!(address("index.html"), "/");
+        assert_eq!(address("about/index.html"), "/about");
+        assert_eq!(address("404.html"), "/404.html");
+    }
+}

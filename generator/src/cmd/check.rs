@@ -1,0 +1,39 @@
+//! `site check`: review the built site and report every finding.
+
+use std::path::PathBuf;
+
+use crate::check;
+use crate::cli::CheckArgs;
+
+pub fn run(args: &CheckArgs) -> bool {
+    let out: PathBuf = args.out.clone().unwrap_or_else(|| args.root.join("dist"));
+    let summary = match check::check(&out) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return false;
+        }
+    };
+    let mut page = "";
+    for (i, f) in summary.findings.iter().enumerate() {
+        if f.page != page {
+            page = &f.page;
+            println!("{page}");
+        }
+        println!("  {}. {}", i + 1, f.message);
+    }
+    let n = summary.findings.len();
+    println!(
+        "Checked {} pages, {} links and {} images in {}: {}",
+        summary.pages,
+        summary.links,
+        summary.images,
+        out.display(),
+        match n {
+            0 => "no findings".to_string(),
+            1 => "1 finding".to_string(),
+            n => format!("{n} findings"),
+        }
+    );
+    n == 0
+}
