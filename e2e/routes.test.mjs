@@ -1,0 +1,236 @@
+// Every route of the site in Chromium at 375 and 1280 px: no console error, no
+// hydration warning, no axe-core violation (WCAG 2.1 A and AA); the six main
+// pages have every section of the spec, in order, with the spec's counts.
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { axeViolations, hydrated, launchBrowser, openPage, startServer, WIDTHS } from "./support.mjs";
+
+let server;
+let browser;
+let routes;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  const sitemap = await (await fetch(server.url + "/sitemap.xml")).text();
+  routes = [...sitemap.matchAll(/<loc>https?:\/\/[^/]+(\/[^<]*)<\/loc>/g)].map((m) => m[1]);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const texts = (page, selector) => page.locator(selector).allInnerTexts().then((t) => t.map((s) => s.trim()));
+const count = (page, selector) => page.locator(selector).count();
+
+/** The spec, page by page: the h1, the h2 headings of `main` in order, and counts. */
+const PAGES = {
+  "/": {
+    h1: "Reinvent your enterprise around a digital core",
+    h2: [
+      "Digital Core Capabilities",
+      "Digital Operating Model",
+      "Talent Transformations",
+      "Technologies shaping the next decade",
+      "Get Started",
+      "Our Purpose",
+      "About Us",
+      "Investors",
+    ],
+    async more(page) {
+      assert.deepEqual(await texts(page, ".hero .actions .button"), ["Explore Our Services", "Contact Us"]);
+      assert.equal(await count(page, "#digital-core-capabilities .card"), 6);
+      assert.equal(await count(page, "#future-technologies .card"), 4);
+      assert.equal(await count(page, "#about-us .stat"), 3);
+      assert.equal(await count(page, "#about-us .card"), 3);
+    },
+  },
+  "/about": {
+    h2: [
+      "Our Story",
+      "Our Values",
+      "Leadership Team",
+      "Global Presence",
+      "Corporate Social Responsibility",
+      "Join Our Journey",
+    ],
+    async more(page) {
+      const hrefs = await page.locator(".hero .actions a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+      assert.deepEqual(hrefs, ["/contact", "/about#leadership-team"]);
+      assert.equal(await count(page, "#our-values .card"), 4);
+      assert.equal(await count(page, "#leadership-team .person"), 6);
+      for (const person of await page.locator("#leadership-team .person").all()) {
+        assert.equal(await person.locator(".card__title").count(), 1);
+        assert.equal(await person.locator(".person__position").count(), 1);
+        assert.ok((await person.locator(".card__text").innerText()).length > 40);
+      }
+      assert.equal(await count(page, "#global-presence .region"), 4);
+      assert.equal(await count(page, "#global-presence .region dd"), 8, "offices and clients per region");
+      assert.ok((await count(page, "#corporate-social-responsibility .stat")) >= 1);
+    },
+  },
+  "/services": {
+    h2: [
+      "Our Service Offerings",
+      "Digital Transformation",
+      "Industry Solutions",
+      "Our Delivery Approach",
+      "Success Stories",
+      "Ready to start your transformation?",
+    ],
+    async more(page) {
+      assert.deepEqual(await texts(page, ".hero .actions .button"), ["Schedule a Consultation"]);
+      assert.equal(await count(page, "#service-offerings .card"), 6);
+      assert.equal(await count(page, "#industry-solutions .card"), 6);
+      assert.deepEqual(await texts(page, "#delivery-approach .step__title"), ["Discover", "Design", "Develop", "Deploy", "Optimize"]);
+      for (const step of await page.locator("#delivery-approach .step").all()) {
+        assert.ok((await step.locator(".checklist li").count()) >= 2, "each phase has activities");
+      }
+      const industries = await texts(page, "#success-stories .card__label");
+      assert.deepEqual(industries.slice(0, 3), ["BANKING", "HEALTHCARE", "RETAIL"].map((s) => s), "begins with a bank, a healthcare and a retail case");
+      assert.equal(await count(page, "#success-stories .card img"), industries.length);
+      assert.deepEqual(await texts(page, ".cta .button"), ["Schedule a Consultation", "View Our Portfolio"]);
+    },
+  },
+  "/industries": {
+    h1: "Industries We Serve",
+    h2: ["Expertise where it counts", "Learn more by industry", "Partner With Us"],
+    async more(page) {
+      assert.deepEqual(await texts(page, "#learn-more-by-industry .card__title"), [
+        "Aerospace and Defense", "Automotive", "Banking and Capital Markets", "Consumer Products",
+        "Energy and Utilities", "Healthcare", "High-Tech", "Hospitality and Travel", "Insurance",
+        "Life Sciences", "Manufacturing", "Media and Entertainment", "Public Sector", "Retail", "Telecoms",
+      ]);
+      assert.equal(await count(page, "#learn-more-by-industry .card__link--inert"), 15, "Learn more is inert");
+      assert.equal(await count(page, "#learn-more-by-industry a"), 0);
+    },
+  },
+  "/insights": {
+    h2: [
+      "Latest Articles",
+      "Spotlight",
+      "Generational dynamics in the workplace",
+      "Insights for the C-suite",
+      "Case Studies",
+      "Seven drivers of growth",
+    ],
+    async more(page) {
+      assert.match(await page.locator(".hero .button--inert").innerText(), /Read Full Article/);
+      assert.equal(await count(page, "#latest-articles .card"), 2);
+      assert.equal(await count(page, "#spotlight .card"), 2);
+      for (const card of await page.locator("#spotlight .card").all()) {
+        assert.equal(await card.locator(".entries li").count(), 3);
+      }
+      assert.equal(await count(page, "#generational-dynamics .play-overlay"), 1);
+      assert.deepEqual(await texts(page, "#c-suite .role"), [
+        "CEO", "CFO", "COO", "CHRO", "CISO", "CMO", "CTO", "CRO", "Tax leader", "GCO", "Board executive",
+      ]);
+      assert.deepEqual(await texts(page, "#c-suite .role--selected"), ["CEO"]);
+      assert.equal(await count(page, "#case-studies .card"), 3);
+      assert.equal(await count(page, "#seven-drivers-of-growth .card"), 7);
+      for (const card of await page.locator("#latest-articles .card, #case-studies .card").all()) {
+        assert.equal(await card.locator(".card__label").count(), 1, "category");
+        assert.equal(await card.locator(".meta").count(), 1, "date and author or company");
+        assert.equal(await card.locator("img").count(), 1);
+        assert.equal(await card.locator(".card__link--inert").count(), 1, "read links are inactive");
+      }
+    },
+  },
+  "/contact": {
+    h2: [
+      "Send Us a Message",
+      "Get in Touch",
+      "Our Global Offices",
+      "Find Us",
+      "Frequently Asked Questions",
+      "Ready to Transform Your Business?",
+    ],
+    async more(page) {
+      const hero = page.locator(".hero .actions a");
+      assert.equal(await hero.innerText(), "Send Us a Message");
+      assert.equal(await hero.getAttribute("href"), "#send-message");
+      const panel = await page.locator(".contact__panel").innerText();
+      assert.match(panel, /Monday-Friday: 9:00 AM-6:00 PM IST/);
+      assert.match(panel, /Closed/);
+      assert.equal(await count(page, ".contact__panel .social a"), 5);
+      assert.equal(await page.locator(".contact__panel a[href='/support']").count(), 1);
+      assert.deepEqual(await texts(page, "#our-global-offices .card__label"), ["HYDERABAD", "AUSTIN", "LONDON", "SINGAPORE", "SYDNEY"]);
+      const hours = await texts(page, "#our-global-offices .office__details span:last-child");
+      assert.deepEqual(hours.map((h) => h.split(" ").pop()), ["IST", "CST", "GMT", "SGT", "AEST"]);
+      assert.match(await page.locator("#find-us").innerText(), /Silicon Valley/);
+      assert.equal(await count(page, "#find-us img"), 1);
+      assert.equal(await count(page, "#faq details"), 5);
+      const faq = await page.locator("#faq").textContent();
+      for (const fact of ["3-6 months", "12-18 months", "24/7", "GDPR", "HIPAA"]) assert.ok(faq.includes(fact), fact);
+    },
+  },
+};
+
+test("every page the header and footer link to exists", async () => {
+  const { page, context } = await openPage(browser, 1280);
+  await page.goto(server.url + "/");
+  const hrefs = await page.locator("header a, footer a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+  const internal = [...new Set(hrefs.filter((h) => h.startsWith("/")))];
+  assert.ok(internal.length >= 30, `${internal.length} internal links`);
+  for (const href of internal) {
+    const r = await fetch(server.url + href);
+    assert.equal(r.status, 200, href);
+  }
+  await context.close();
+});
+
+test("the footer is the spec's: four groups of five links, legal links, contact, social, copyright", async () => {
+  const { page, context } = await openPage(browser, 1280);
+  await page.goto(server.url + "/about");
+  assert.deepEqual(await texts(page, ".site-footer__group h2"), ["Company", "Services", "Industries", "Resources"]);
+  const groups = await page.locator(".site-footer__group").evaluateAll((navs) =>
+    navs.map((n) => Array.from(n.querySelectorAll("a")).map((a) => a.getAttribute("href"))),
+  );
+  assert.deepEqual(groups, [
+    ["/about", "/leadership", "/careers", "/investors", "/news"],
+    ["/services/digital-transformation", "/services/cloud", "/services/ai-automation", "/services/cybersecurity", "/services/data-analytics"],
+    ["/industries/banking", "/industries/healthcare", "/industries/manufacturing", "/industries/retail", "/industries/energy"],
+    ["/resources/case-studies", "/resources/whitepapers", "/blog", "/events", "/support"],
+  ]);
+  const legal = await page.locator(".site-footer__legal a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+  assert.deepEqual(legal, ["/privacy-policy", "/terms-of-use", "/cookie-policy", "/accessibility", "/sitemap"]);
+  const social = page.locator(".site-footer .social a");
+  assert.equal(await social.count(), 5);
+  for (const a of await social.all()) {
+    assert.equal(await a.getAttribute("target"), "_blank");
+    assert.equal(await a.getAttribute("rel"), "noopener noreferrer");
+  }
+  assert.match(await page.locator(".site-footer__contact").innerText(), /Hyderabad[\s\S]*\+91[\s\S]*@/);
+  assert.match(await page.locator(".site-footer__copyright").innerText(), new RegExp(`© ${new Date().getFullYear()} Meridian Digital`));
+  await context.close();
+});
+
+for (const width of WIDTHS) {
+  describe(`every route at ${width} px`, () => {
+    test("loads and hydrates with no console error or hydration warning, and no accessibility violation", async () => {
+      for (const route of routes) {
+        const { page, context, problems } = await openPage(browser, width);
+        await page.goto(server.url + route);
+        await hydrated(page);
+        assert.equal(await count(page, "h1"), 1, route);
+        assert.ok((await page.title()).length > 0, route);
+        assert.deepEqual(await axeViolations(page), [], route);
+        assert.deepEqual(problems, [], route);
+        await context.close();
+      }
+    });
+
+    for (const [route, spec] of Object.entries(PAGES)) {
+      test(`${route} has every section of the spec, in order`, async () => {
+        const { page, context } = await openPage(browser, width);
+        await page.goto(server.url + route);
+        if (spec.h1) assert.equal(await page.locator("h1").innerText(), spec.h1);
+        assert.deepEqual(await texts(page, "main h2"), spec.h2);
+        await spec.more(page);
+        await context.close();
+      });
+    }
+  });
+}
