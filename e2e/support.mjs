@@ -129,8 +129,24 @@ export async function openPage(browser, width, { javaScript = true } = {}) {
   return { page, context, problems };
 }
 
-/** Waits until every island on the page has hydrated. */
+/**
+ * Waits until every island on the page has hydrated. Islands that hydrate when
+ * visible are scrolled into view first; the page ends scrolled back to the top.
+ */
 export async function hydrated(page) {
+  await page.evaluate(async () => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+    const lazy = document.querySelectorAll('[data-hydrate="visible"]:not([data-hydrated])');
+    for (const el of lazy) {
+      (el.firstElementChild ?? el).scrollIntoView({ behavior: "instant", block: "center" });
+      await frame();
+      await frame();
+    }
+    if (lazy.length > 0) {
+      window.scrollTo({ top: 0, behavior: "instant" });
+      await frame();
+    }
+  });
   await page.waitForFunction(() =>
     Array.from(document.querySelectorAll("[data-island][data-component]")).every((el) =>
       el.hasAttribute("data-hydrated"),

@@ -1,0 +1,205 @@
+import { useEffect, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
+import { CircleCheck, LoaderCircle, Paperclip, Send, X } from "lucide-react";
+import {
+  checkAttachment,
+  EMPTY_FIELDS,
+  MESSAGES,
+  SEND_DELAY_MS,
+  validate,
+  type FieldErrors,
+  type Fields,
+} from "./lib/contact.ts";
+import { checkStorageConfig, uploadAttachment, type StorageConfig } from "./lib/storage.ts";
+import { showToast } from "./lib/toasts.ts";
+
+export type ContactFormProps = {
+  storage: StorageConfig;
+};
+
+type Status = "editing" | "submitting" | "sent";
+
+const ORDER: (keyof Fields)[] = ["name", "email", "subject", "message", "agree"];
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function formatSize(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+function Field(props: { id: string; label: string; required?: boolean; error?: string; hint?: string; children: ReactNode }) {
+  return (
+    <div className={props.error ? "field field--invalid" : "field"}>
+      <label htmlFor={props.id} className="field__label">
+        {props.label}
+        {props.required && <span aria-hidden="true"> *</span>}
+      </label>
+      {props.children}
+      {props.hint && (
+        <p id={`${props.id}-hint`} className="field__hint">
+          {props.hint}
+        </p>
+      )}
+      {props.error && (
+        <p id={`${props.id}-error`} className="field__error">
+          {props.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The contact form. The message itself is not sent anywhere: after a simulated
+ * delivery delay it is written to the console, with the URL of the optional image
+ * attachment, which is uploaded to the storage API first.
+ */
+export default function ContactForm({ storage }: ContactFormProps) {
+  const [ready, setReady] = useState(false);
+  const [fields, setFields] = useState<Fields>(EMPTY_FIELDS);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [file, setFile] = useState<File | null>(null);
+  const [status, setStatus] = useState<Status>("editing");
+  const fileInput = useRef<HTMLInputElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    setReady(true);
+    const check = checkStorageConfig(storage, window.location.origin);
+    if (check.ok) console.info(`Storage client ready: ${check.endpoint} (bucket ${storage.bucket})`);
+    else console.error(`Storage client could not be created: ${check.reason}`);
+  }, [storage]);
+
+  const describedBy = (id: string, key: keyof Fields, hint = false) =>
+    [hint ? `${id}-hint` : "", errors[key] ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+
+  const set = (key: keyof Fields) => (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+    const value = event.target instanceof HTMLInputElement && event.target.type === "checkbox" ? event.target.checked : event.target.value;
+    setFields((f) => ({ ...f, [key]: value }));
+    if (errors[key]) setErrors((e) => ({ ...e, [key]: undefined }));
+  };
+
+  const clearFile = () => {
+    setFile(null);
+    if (fileInput.current) fileInput.current.value = "";
+  };
+
+  const onFile = (event: ChangeEvent<HTMLInputElement>) => {
+    const chosen = event.target.files?.[0] ?? null;
+    if (!chosen) {
+      setFile(null);
+      return;
+    }
+    const problem = checkAttachment(chosen);
+    if (problem) {
+      const message = problem === "too-large" ? MESSAGES.fileTooLarge : MESSAGES.invalidType;
+      showToast({ ...message, variant: "destructive" });
+      clearFile();
+      return;
+    }
+    setFile(chosen);
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (status === "submitting") return;
+    const found = validate(fields);
+    setErrors(found);
+    const first = ORDER.find((key) => found[key]);
+    if (first) {
+      form.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+      return;
+    }
+    setStatus("submitting");
+    let attachmentUrl: string | null = null;
+    if (file) {
+      try {
+        attachmentUrl = await uploadAttachment(storage, file);
+      } catch (error) {
+        const message = error instanceof Error && error.message ? error.message : MESSAGES.failed.fallback;
+        showToast({ title: MESSAGES.failed.title, description: message, variant: "destructive" });
+        setStatus("editing");
+        return;
+      }
+    }
+    await wait(SEND_DELAY_MS);
+    console.log(`Contact form submission: ${JSON.stringify({ ...fields, attachmentUrl })}`);
+    showToast(MESSAGES.sent);
+    setFields(EMPTY_FIELDS);
+    clearFile();
+    setStatus("sent");
+  };
+
+  if (status === "sent") {
+    return (
+      <div className="form-sent" role="status">
+        <CircleCheck aria-hidden="true" size={48} className="form-sent__icon" />
+        <h3 className="form-sent__title">Message Sent Successfully!</h3>
+        <p>Thank you for reaching out. One of our representatives will contact you shortly.</p>
+        <button type="button" className="button button--primary" onClick={() => setStatus("editing")}>
+          Send Another Message
+        </button>
+      </div>
+    );
+  }
+
+  const submitting = status === "submitting";
+  return (
+    <form ref={form} className="contact-form" noValidate onSubmit={onSubmit} aria-label="Send us a message">
+      <div className="form-grid">
+        <Field id="contact-name" label="Full Name" required error={errors.name}>
+          <input id="contact-name" name="name" type="text" autoComplete="name" required value={fields.name} onChange={set("name")} aria-invalid={!!errors.name} aria-describedby={describedBy("contact-name", "name")} />
+        </Field>
+        <Field id="contact-email" label="Email Address" required error={errors.email}>
+          <input id="contact-email" name="email" type="email" autoComplete="email" required value={fields.email} onChange={set("email")} aria-invalid={!!errors.email} aria-describedby={describedBy("contact-email", "email")} />
+        </Field>
+        <Field id="contact-phone" label="Phone Number">
+          <input id="contact-phone" name="phone" type="tel" autoComplete="tel" value={fields.phone} onChange={set("phone")} />
+        </Field>
+        <Field id="contact-company" label="Company Name">
+          <input id="contact-company" name="company" type="text" autoComplete="organization" value={fields.company} onChange={set("company")} />
+        </Field>
+      </div>
+      <Field id="contact-subject" label="Subject" required error={errors.subject}>
+        <input id="contact-subject" name="subject" type="text" required value={fields.subject} onChange={set("subject")} aria-invalid={!!errors.subject} aria-describedby={describedBy("contact-subject", "subject")} />
+      </Field>
+      <Field id="contact-message" label="Message" required error={errors.message}>
+        <textarea id="contact-message" name="message" rows={6} required value={fields.message} onChange={set("message")} aria-invalid={!!errors.message} aria-describedby={describedBy("contact-message", "message")} />
+      </Field>
+      <Field id="contact-attachment" label="Image Attachment (Optional, JPG/PNG/GIF, max 5MB)">
+        <input ref={fileInput} id="contact-attachment" name="attachment" type="file" accept="image/jpeg,image/png,image/gif" onChange={onFile} />
+        {file && (
+          <p className="attachment">
+            <Paperclip aria-hidden="true" size={16} />
+            <span className="attachment__name">{file.name}</span>
+            <span className="attachment__size">({formatSize(file.size)})</span>
+            <button type="button" className="attachment__remove" onClick={clearFile} aria-label={`Remove ${file.name}`}>
+              <X aria-hidden="true" size={16} />
+            </button>
+          </p>
+        )}
+      </Field>
+      <div className={errors.agree ? "field field--check field--invalid" : "field field--check"}>
+        <input id="contact-agree" name="agree" type="checkbox" required checked={fields.agree} onChange={set("agree")} aria-invalid={!!errors.agree} aria-describedby={errors.agree ? "contact-agree-error" : undefined} />
+        <label htmlFor="contact-agree">
+          I agree to the <a href="/privacy-policy">Privacy Policy</a> and consent to being contacted<span aria-hidden="true"> *</span>
+        </label>
+        {errors.agree && (
+          <p id="contact-agree-error" className="field__error">
+            {errors.agree}
+          </p>
+        )}
+      </div>
+      <button type="submit" className="button button--primary contact-form__submit" disabled={!ready || submitting}>
+        {submitting ? (
+          <>
+            <LoaderCircle aria-hidden="true" size={18} className="spinner" /> Sending...
+          </>
+        ) : (
+          <>
+            <Send aria-hidden="true" size={18} /> Send Message
+          </>
+        )}
+      </button>
+    </form>
+  );
+}

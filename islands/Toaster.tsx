@@ -1,0 +1,45 @@
+import { useEffect, useState } from "react";
+import * as Toast from "@radix-ui/react-toast";
+import { X } from "lucide-react";
+import { dismissToast, subscribe, type Toast as ToastData } from "./lib/toasts.ts";
+
+/**
+ * The notification area: one toast at a time (a new one replaces it), shown for
+ * 5 seconds, dismissed by a swipe right past 50 px, focused with F8. It renders
+ * only once hydrated: toasts need JavaScript anyway, and Radix's server HTML would
+ * carry an inline style that a strict Content-Security-Policy refuses.
+ */
+export default function Toaster() {
+  const [mounted, setMounted] = useState(false);
+  const [toast, setToast] = useState<ToastData | null>(null);
+
+  useEffect(() => {
+    setMounted(true);
+    return subscribe(setToast);
+  }, []);
+
+  if (!mounted) return null;
+  return (
+    <Toast.Provider duration={5000} swipeDirection="right" swipeThreshold={50} label="Notification">
+      {toast && (
+        <Toast.Root
+          key={toast.id}
+          className={`toast toast--${toast.variant}`}
+          type={toast.variant === "destructive" ? "foreground" : "background"}
+          onOpenChange={(open) => {
+            if (!open) dismissToast(toast.id);
+          }}
+        >
+          <div className="toast__content">
+            <Toast.Title className="toast__title">{toast.title}</Toast.Title>
+            {toast.description && <Toast.Description className="toast__description">{toast.description}</Toast.Description>}
+          </div>
+          <Toast.Close className="toast__close" aria-label="Close">
+            <X aria-hidden="true" size={16} />
+          </Toast.Close>
+        </Toast.Root>
+      )}
+      <Toast.Viewport className="toast-viewport" label="Notification" />
+    </Toast.Provider>
+  );
+}

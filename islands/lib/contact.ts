@@ -1,0 +1,89 @@
+// The contact form's rules, apart from React: required fields, the attachment's
+// type and size, the storage key, and the messages the visitor sees.
+
+export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
+export const ACCEPTED_TYPES = ["image/jpeg", "image/png", "image/gif"] as const;
+export const SEND_DELAY_MS = 1500;
+export const CACHE_CONTROL_SECONDS = "3600";
+
+export const MESSAGES = {
+  fileTooLarge: { title: "File too large", description: "Please upload an image smaller than 5MB" },
+  invalidType: { title: "Invalid file type", description: "Please upload a JPG, PNG, or GIF image" },
+  failed: { title: "Submission Failed", fallback: "There was an issue. Please try again." },
+  sent: { title: "Message Sent", description: "Thank you for contacting us. We'll get back to you shortly." },
+} as const;
+
+export type Fields = {
+  name: string;
+  email: string;
+  phone: string;
+  company: string;
+  subject: string;
+  message: string;
+  agree: boolean;
+};
+
+export const EMPTY_FIELDS: Fields = {
+  name: "",
+  email: "",
+  phone: "",
+  company: "",
+  subject: "",
+  message: "",
+  agree: false,
+};
+
+export type FieldErrors = Partial<Record<keyof Fields, string>>;
+
+// The same rule browsers apply to <input type="email">.
+const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+
+/** What is missing or wrong, field by field; empty when the form can be sent. */
+export function validate(fields: Fields): FieldErrors {
+  const errors: FieldErrors = {};
+  if (!fields.name.trim()) errors.name = "Please enter your full name.";
+  if (!fields.email.trim()) errors.email = "Please enter your email address.";
+  else if (!EMAIL.test(fields.email.trim())) errors.email = "Please enter a valid email address, like name@company.com.";
+  if (!fields.subject.trim()) errors.subject = "Please enter a subject.";
+  if (!fields.message.trim()) errors.message = "Please enter your message.";
+  if (!fields.agree) errors.agree = "Please agree to the Privacy Policy so we can contact you.";
+  return errors;
+}
+
+export type AttachmentProblem = "too-large" | "invalid-type";
+
+/** Why a chosen file cannot be attached, or null when it can. Type is checked first. */
+export function checkAttachment(file: { type: string; size: number }): AttachmentProblem | null {
+  if (!(ACCEPTED_TYPES as readonly string[]).includes(file.type)) return "invalid-type";
+  if (file.size > MAX_ATTACHMENT_BYTES) return "too-large";
+  return null;
+}
+
+/**
+ * A file name made safe for a storage key: the real server accepts only ASCII
+ * letters, digits and a few symbols, and `#`, `?` and `%` would change the URL.
+ * Accents are dropped rather than lost ("Café" → "Cafe"), runs of anything else
+ * become one `_`, and the extension is kept.
+ */
+export function safeFileName(name: string): string {
+  // Only the last path segment is a file name (some browsers send a path).
+  const last = name.split(/[\\/]/).pop() ?? "";
+  const ascii = last.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
+  const dot = ascii.lastIndexOf(".");
+  const [base, ext] = dot > 0 ? [ascii.slice(0, dot), ascii.slice(dot + 1)] : [ascii, ""];
+  const clean = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+|[._]+$/g, "");
+  const safeBase = clean(base).slice(0, 80) || "attachment";
+  const safeExt = clean(ext).slice(0, 10).toLowerCase();
+  return safeExt ? `${safeBase}.${safeExt}` : safeBase;
+}
+
+/** The key an attachment is stored at: `public/<timestamp>_<file name>`. */
+export function storageKey(fileName: string, timestamp: number): string {
+  return `public/${timestamp}_${safeFileName(fileName)}`;
+}
+
+/** The storage API's address: the configured URL, or this site's own origin. */
+export function storageEndpoint(configuredUrl: string, origin: string): string {
+  const base = configuredUrl.trim() || origin;
+  return `${base.replace(/\/+$/, "")}/storage/v1`;
+}
