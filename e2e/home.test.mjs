@@ -125,6 +125,31 @@ describe("the mobile menu at 375 px", () => {
   });
 });
 
+describe("the mobile menu by keyboard alone", () => {
+  test("Tab reaches the toggle, Enter opens the menu, Tab walks its links", async () => {
+    const { page, context } = await openPage(browser, 375);
+    await page.goto(server.url + "/");
+    await hydrated(page);
+    const focused = () => page.evaluate(() => document.activeElement.textContent.trim() || document.activeElement.getAttribute("aria-label"));
+    await page.keyboard.press("Tab"); // skip link
+    await page.keyboard.press("Tab"); // brand
+    await page.keyboard.press("Tab");
+    assert.equal(await focused(), "Menu");
+    await page.keyboard.press("Enter");
+    assert.equal(await page.locator(".site-header__toggle").getAttribute("aria-expanded"), "true");
+    const seen = [];
+    for (let i = 0; i < 7; i++) {
+      await page.keyboard.press("Tab");
+      seen.push(await focused());
+    }
+    assert.deepEqual(seen, ["Home", "About Us", "Services", "Industries", "Insights", "Careers", "Contact"]);
+    await page.keyboard.press("Escape");
+    assert.equal(await focused(), "Menu");
+    assert.equal(await page.locator("#site-menu").isVisible(), false);
+    await context.close();
+  });
+});
+
 describe("at 1280 px", () => {
   test("the navigation is shown in the bar and there is no menu toggle", async () => {
     const { page, context } = await openPage(browser, 1280);

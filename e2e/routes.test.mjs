@@ -215,6 +215,11 @@ for (const width of WIDTHS) {
         await page.goto(server.url + route);
         await hydrated(page);
         assert.equal(await count(page, "h1"), 1, route);
+        const overflowing = await page.evaluate((w) => {
+          const wide = Array.from(document.querySelectorAll("body *")).filter((e) => e.getBoundingClientRect().right > w + 0.5);
+          return wide.filter((e) => !e.closest(".site-header__nav")).slice(0, 3).map((e) => `${e.tagName.toLowerCase()}.${e.className}`);
+        }, width);
+        assert.deepEqual(overflowing, [], `${route}: nothing wider than the screen`);
         assert.ok((await page.title()).length > 0, route);
         assert.deepEqual(await axeViolations(page), [], route);
         assert.deepEqual(problems, [], route);

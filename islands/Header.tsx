@@ -54,6 +54,18 @@ export default function Header({ brand, links, active, cta }: HeaderProps) {
         <a className="site-header__brand" href={brand.href}>
           {brand.label}
         </a>
+        {/* Before the menu, so Tab goes from the toggle into the open menu. */}
+        <button
+          ref={toggle}
+          type="button"
+          className="icon-button site-header__toggle"
+          aria-label="Menu"
+          aria-expanded={open}
+          aria-controls={MENU_ID}
+          onClick={() => setOpen((o) => !o)}
+        >
+          {open ? <X aria-hidden="true" size={22} /> : <Menu aria-hidden="true" size={22} />}
+        </button>
         <nav id={MENU_ID} className="site-header__nav" aria-label="Main">
           <ul>
             {links.map((link) => (
@@ -76,17 +88,6 @@ export default function Header({ brand, links, active, cta }: HeaderProps) {
           <a className="button button--primary site-header__cta" href={cta.href}>
             {cta.label}
           </a>
-          <button
-            ref={toggle}
-            type="button"
-            className="icon-button site-header__toggle"
-            aria-label="Menu"
-            aria-expanded={open}
-            aria-controls={MENU_ID}
-            onClick={() => setOpen((o) => !o)}
-          >
-            {open ? <X aria-hidden="true" size={22} /> : <Menu aria-hidden="true" size={22} />}
-          </button>
         </div>
       </div>
     </header>
