@@ -8,7 +8,7 @@ DEBUG_SITE := target/debug/site
 RELEASE_SITE := target/release/site
 PORT ?= 8080
 
-.PHONY: help setup chromium build serve test check lint unit-ts e2e screenshots clean
+.PHONY: help setup chromium build serve test check lint unit-ts e2e screenshots bench lighthouse clean
 
 help:
 	@echo "make serve   build and serve the site on http://127.0.0.1:$(PORT)"
@@ -17,6 +17,7 @@ help:
 	@echo "make lint    cargo fmt --check, clippy, tsc --noEmit"
 	@echo "make check   build the site and check its links, images and headings"
 	@echo "make screenshots   full-page screenshots of every route at 375 and 1280 px"
+	@echo "make bench   build speed against Hugo, this site's build and reload times, page weight"
 
 # npm ci from the committed lockfile, again whenever the lockfile changes.
 node_modules/.installed: package.json package-lock.json
@@ -47,12 +48,22 @@ serve: setup
 # Builds into a scratch folder (dist/ is left alone) and checks the result.
 check: setup
 	cargo build --quiet
-	$(DEBUG_SITE) build --out .site/check-dist
+	$(DEBUG_SITE) build --strict-budgets --out .site/check-dist
 	$(DEBUG_SITE) check --out .site/check-dist
 
 screenshots: setup chromium
 	cargo build --quiet
 	SITE_BIN=$(DEBUG_SITE) node e2e/screenshots.mjs
+
+# Benchmarks: a Markdown report on stdout and in bench/results/latest.md.
+bench: setup chromium
+	cargo build --release --quiet
+	python3 bench/run.py
+
+# Lighthouse scores of the spec's routes, mobile and desktop (about 10 minutes).
+lighthouse: setup chromium
+	cargo build --quiet
+	SITE_BIN=$(DEBUG_SITE) node bench/lighthouse.mjs
 
 lint: setup
 	cargo fmt --all -- --check

@@ -13,7 +13,7 @@ use crate::diagnostics::{relative, Diagnostic};
 use crate::toolchain::Toolchain;
 
 /// Bump when the esbuild flags below change, so old caches are not reused.
-const FLAGS_VERSION: &str = "1";
+const FLAGS_VERSION: &str = "2";
 const RUNTIME: &str = "islands/runtime.ts";
 const SERVER: &str = "islands/server.tsx";
 
@@ -46,7 +46,6 @@ pub struct Entry {
 
 #[derive(Debug, Clone)]
 pub struct Chunk {
-    pub bytes: u64,
     pub imports: Vec<String>,
     pub dynamic_imports: Vec<String>,
 }
@@ -267,10 +266,46 @@ fn build(
     if browser_entries.is_empty() {
         std::fs::write(tmp.join("meta.json"), r#"{"outputs":{}}"#).map_err(io(&tmp))?;
     }
+    precompress(&tmp.join("browser"))?;
     std::fs::write(tmp.join("done"), b"").map_err(io(&tmp))?;
     let _ = std::fs::remove_dir_all(dir);
     std::fs::rename(&tmp, dir).map_err(io(dir))?;
     Ok(())
+}
+
+/// Writes `.br` and `.gz` beside every script and stylesheet, once per bundle, for
+/// hosts that serve precompressed files.
+fn precompress(dir: &Path) -> Result<(), Error> {
+    use rayon::prelude::*;
+    use std::io::Write;
+    if !dir.is_dir() {
+        return Ok(());
+    }
+    let files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("js" | "css")))
+        .collect();
+    files.par_iter().try_for_each(|path| {
+        let path = path.as_path();
+        let bytes = std::fs::read(path).map_err(io(path))?;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        gz.write_all(&bytes).map_err(io(path))?;
+        let gz = gz.finish().map_err(io(path))?;
+        let mut br = Vec::new();
+        {
+            let mut w = brotli::CompressorWriter::new(&mut br, 4096, 11, 22);
+            w.write_all(&bytes).map_err(io(path))?;
+        }
+        for (ext, data) in [("gz", gz), ("br", br)] {
+            let mut name = path.as_os_str().to_owned();
+            name.push(format!(".{ext}"));
+            std::fs::write(&name, data).map_err(io(path))?;
+        }
+        Ok(())
+    })
 }
 
 fn esbuild(root: &Path, tools: &Toolchain) -> Command {
@@ -378,7 +413,6 @@ struct Metafile {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct MetaOutput {
-    bytes: u64,
     #[serde(default)]
     entry_point: Option<String>,
     #[serde(default)]
@@ -417,10 +451,16 @@ fn read_metafile(dir: &Path, inputs: &Inputs) -> Result<Bundle, Error> {
         if url.ends_with(".map") {
             continue;
         }
-        files.insert(
-            url.clone(),
-            browser.join(url.trim_start_matches("/assets/")),
-        );
+        let file = browser.join(url.trim_start_matches("/assets/"));
+        for ext in ["gz", "br"] {
+            let mut compressed = file.as_os_str().to_owned();
+            compressed.push(format!(".{ext}"));
+            let compressed = PathBuf::from(compressed);
+            if compressed.is_file() {
+                files.insert(format!("{url}.{ext}"), compressed);
+            }
+        }
+        files.insert(url.clone(), file);
         let urls = |kind: &str| -> Vec<String> {
             info.imports
                 .iter()
@@ -431,7 +471,6 @@ fn read_metafile(dir: &Path, inputs: &Inputs) -> Result<Bundle, Error> {
         chunks.insert(
             url.clone(),
             Chunk {
-                bytes: info.bytes,
                 imports: urls("import-statement"),
                 dynamic_imports: urls("dynamic-import"),
             },
@@ -501,33 +540,5 @@ impl Bundle {
             server: None,
             rebuilt: false,
         }
-    }
-
-    /// Bytes of JavaScript a page with these islands may load: the runtime, each
-    /// island's chunks, and what they import on demand (React's client).
-    pub fn javascript_bytes<'a>(&self, islands: impl IntoIterator<Item = &'a str>) -> u64 {
-        let mut all = BTreeSet::new();
-        let mut roots: Vec<&Entry> = islands
-            .into_iter()
-            .filter_map(|i| self.islands.get(i))
-            .collect();
-        if roots.is_empty() {
-            return 0;
-        }
-        roots.extend(self.runtime.iter());
-        let mut stack: Vec<String> = roots.iter().map(|e| e.url.clone()).collect();
-        while let Some(u) = stack.pop() {
-            if !all.insert(u.clone()) {
-                continue;
-            }
-            if let Some(c) = self.chunks.get(&u) {
-                stack.extend(c.imports.iter().cloned());
-                stack.extend(c.dynamic_imports.iter().cloned());
-            }
-        }
-        all.iter()
-            .filter_map(|u| self.chunks.get(u))
-            .map(|c| c.bytes)
-            .sum()
     }
 }

@@ -52,7 +52,26 @@ struct Link {
     href: String,
     new_tab: bool,
     rel: String,
+    /// The visible text of an `<a>`; `None` for stylesheets and scripts.
+    text: Option<String>,
 }
+
+/// Link texts that say nothing about where the link goes (Lighthouse's list).
+const GENERIC_LINK_TEXT: &[&str] = &[
+    "click here",
+    "click this",
+    "go",
+    "here",
+    "this",
+    "start",
+    "right here",
+    "more",
+    "learn more",
+    "read more",
+    "continue",
+    "more info",
+    "more information",
+];
 
 #[derive(Debug)]
 struct Img {
@@ -165,10 +184,17 @@ fn read_page(text: &str) -> Page {
         let Some(href) = el.attr("href") else {
             continue;
         };
+        let text: String = el
+            .text()
+            .collect::<String>()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
         page.links.push(Link {
             href: href.to_string(),
             new_tab: el.attr("target") == Some("_blank"),
             rel: el.attr("rel").unwrap_or("").to_string(),
+            text: Some(text),
         });
     }
     // Stylesheets, icons, preloads and scripts must resolve too.
@@ -183,6 +209,7 @@ fn read_page(text: &str) -> Page {
                     href: v.to_string(),
                     new_tab: false,
                     rel: String::new(),
+                    text: None,
                 });
             }
         }
@@ -241,6 +268,13 @@ fn check_link(
     if href.to_ascii_lowercase().starts_with("javascript:") {
         found(format!("link to {href}: use a button for actions"));
         return;
+    }
+    if let Some(text) = &link.text {
+        if GENERIC_LINK_TEXT.contains(&text.to_lowercase().as_str()) {
+            found(format!(
+                "link to {href} says only \"{text}\": say where it goes"
+            ));
+        }
     }
     if link.new_tab {
         let rel: HashSet<&str> = link.rel.split_whitespace().collect();
@@ -384,6 +418,18 @@ mod tests {
         assert_eq!(f.len(), 2, "{f:?}");
         assert!(f[0].contains("placeholder link"));
         assert!(f[1].contains("opens a new tab without rel=\"noopener noreferrer\""));
+    }
+
+    #[test]
+    fn generic_link_text_is_a_finding() {
+        let home = format!(
+            r#"<html>{HEAD}<body><h1>H</h1><a href="/">Read more</a><a href="/">Read the annual report</a></body></html>"#
+        );
+        let f = findings(&[("/", &home)]);
+        assert_eq!(
+            f,
+            ["/: link to / says only \"Read more\": say where it goes"]
+        );
     }
 
     #[test]

@@ -37,6 +37,9 @@ pub struct BuildArgs {
     /// Print stage timings and server-render counts.
     #[arg(long, short)]
     pub verbose: bool,
+    /// Fail when a page is over the budgets of content/site.yaml (else warn).
+    #[arg(long)]
+    pub strict_budgets: bool,
 }
 
 #[derive(Debug, Args)]

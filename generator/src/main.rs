@@ -14,6 +14,7 @@ mod sitemap;
 mod ssr;
 mod storage;
 mod toolchain;
+mod weight;
 mod yaml;
 
 use clap::Parser;

@@ -29,6 +29,10 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
 pub enum Source {
     Bytes(Vec<u8>),
     Copy(PathBuf),
+    /// A file that never changes (the bundle cache): hard-linked where possible.
+    /// Files an editor may change in place (`public/`) are copied instead, so the
+    /// previous output can never change through a link.
+    Immutable(PathBuf),
 }
 
 /// Everything that goes into the output, keyed by its path in the output.
@@ -137,6 +141,10 @@ fn write_all(dir: &Path, files: &Files) -> Result<u64, Error> {
                     .map(|_| bytes.len() as u64)
                     .map_err(io(&path)),
                 Source::Copy(from) => std::fs::copy(from, &path).map_err(io(from)),
+                Source::Immutable(from) => match std::fs::hard_link(from, &path) {
+                    Ok(()) => std::fs::metadata(&path).map(|m| m.len()).map_err(io(from)),
+                    Err(_) => std::fs::copy(from, &path).map_err(io(from)),
+                },
             }
         })
         .try_reduce(|| 0, |a, b| Ok(a + b))

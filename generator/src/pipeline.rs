@@ -13,6 +13,7 @@ use crate::render::{self, Settings};
 use crate::sitemap;
 use crate::ssr;
 use crate::toolchain::Toolchain;
+use crate::weight;
 
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -22,6 +23,8 @@ pub struct Options {
     pub base_url: Option<String>,
     /// Building for `site serve`, which provides the same-origin storage itself.
     pub serving: bool,
+    /// Fail the build when a page is over its budget (else warn).
+    pub strict_budgets: bool,
 }
 
 #[derive(Debug)]
@@ -29,8 +32,8 @@ pub struct Report {
     pub pages: usize,
     pub files: usize,
     pub bytes: u64,
-    /// Smallest and largest JavaScript a page may load, in bytes.
-    pub javascript: (u64, u64),
+    /// Each page's weight, when `site.yaml` sets budgets.
+    pub weights: Vec<(String, weight::Weight)>,
     pub ssr: ssr::Stats,
     pub bundle_rebuilt: bool,
     pub elapsed: Duration,
@@ -142,10 +145,35 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
     stages.push(("render", t.elapsed()));
 
     let t = Instant::now();
-    let javascript = pages
-        .iter()
-        .map(|p| bundle.javascript_bytes(p.islands.iter().map(String::as_str)))
-        .fold((u64::MAX, 0), |(lo, hi), b| (lo.min(b), hi.max(b)));
+    let mut weights = Vec::new();
+    if let Some(budgets) = &content.config.budgets {
+        use rayon::prelude::*;
+        let sizes = weight::Sizes::of(&bundle);
+        weights = pages
+            .par_iter()
+            .map(|page| {
+                let hydrating: Vec<&str> = page.islands.iter().map(String::as_str).collect();
+                (
+                    page.route.clone(),
+                    weight::page_weight(&page.html, &hydrating, &bundle, &sizes),
+                )
+            })
+            .collect();
+        let over: Vec<String> = weights
+            .iter()
+            .flat_map(|(route, w)| weight::over_budget(route, *w, budgets))
+            .collect();
+        if options.strict_budgets && !over.is_empty() {
+            return Err(over
+                .into_iter()
+                .map(|m| Diagnostic::new("content/site.yaml", format!("budgets: {m}")))
+                .collect());
+        }
+        warnings.extend(over);
+        stages.push(("weigh", t.elapsed()));
+    }
+
+    let t = Instant::now();
     let files = collect_files(root, &content, &settings, &bundle, pages, not_found)
         .map_err(|e| vec![Diagnostic::new("dist/", e.to_string())])?;
     let count = files.len();
@@ -161,11 +189,7 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
         pages: content.pages.len(),
         files: count,
         bytes,
-        javascript: if javascript.0 == u64::MAX {
-            (0, 0)
-        } else {
-            javascript
-        },
+        weights,
         ssr: ssr.stats().since(rendered_before),
         bundle_rebuilt: bundle.rebuilt,
         elapsed: started.elapsed(),
@@ -206,6 +230,7 @@ fn not_found_page(content: &Content) -> Page {
         description: content.config.description.clone(),
         layout: String::new(),
         date: None,
+        tags: Vec::new(),
         blocks: Vec::new(),
         content: String::new(),
     }
@@ -223,7 +248,7 @@ fn collect_files(
     files.add_tree(&root.join("public"), "public")?;
     for (url, path) in &bundle.files {
         let rel = url.trim_start_matches('/').to_string();
-        files.add(rel, Source::Copy(path.clone()), "the bundle")?;
+        files.add(rel, Source::Immutable(path.clone()), "the bundle")?;
     }
     for page in pages {
         let origin = format!("page {}", page.route);

@@ -283,3 +283,70 @@ fn images_get_their_size_and_lazy_loading() {
         "{html}"
     );
 }
+
+#[test]
+fn scripts_and_stylesheets_ship_with_precompressed_twins() {
+    use std::io::Read;
+    let site = Site::new("basic");
+    site.build_ok(&[]);
+    let assets = site.dist().join("assets");
+    let mut checked = 0;
+    for entry in walkdir::WalkDir::new(&assets).into_iter().flatten() {
+        let path = entry.path();
+        if !matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("js" | "css")
+        ) {
+            continue;
+        }
+        let original = std::fs::read(path).unwrap();
+        let mut gz = Vec::new();
+        flate2::read::GzDecoder::new(
+            std::fs::File::open(format!("{}.gz", path.display())).unwrap(),
+        )
+        .read_to_end(&mut gz)
+        .unwrap();
+        let mut br = Vec::new();
+        brotli::Decompressor::new(
+            std::fs::File::open(format!("{}.br", path.display())).unwrap(),
+            4096,
+        )
+        .read_to_end(&mut br)
+        .unwrap();
+        assert_eq!(gz, original, "{}", path.display());
+        assert_eq!(br, original, "{}", path.display());
+        checked += 1;
+    }
+    assert!(checked >= 4, "{checked} assets");
+}
+
+#[test]
+fn pages_over_budget_warn_and_fail_with_strict_budgets() {
+    let site = Site::new("basic");
+    let config = site.read("content/site.yaml");
+    site.write(
+        "content/site.yaml",
+        &format!("{config}budgets:\n  default: {{ javascript_kb: 10, css_kb: 50 }}\n  routes:\n    /about: {{ javascript_kb: 500 }}\n"),
+    );
+    let out = site.build(&[]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stdout.contains("page weight in KB after gzip"), "{stdout}");
+    assert!(stderr.contains("warning: /: JavaScript is"), "{stderr}");
+    assert!(stderr.contains("over its budget of 10 KB"), "{stderr}");
+    assert!(
+        !stderr.contains("warning: /about:"),
+        "a route's own budget replaces the default: {stderr}"
+    );
+
+    let before = common::hash_tree(&site.dist());
+    let strict = site.build(&["--strict-budgets"]);
+    assert!(!strict.status.success());
+    assert!(String::from_utf8_lossy(&strict.stderr).contains("budgets: /: JavaScript is"));
+    assert_eq!(
+        before,
+        common::hash_tree(&site.dist()),
+        "a failed build leaves the output alone"
+    );
+}

@@ -12,6 +12,7 @@ pub fn options(args: &BuildArgs, serving: bool) -> Options {
         out: args.out.clone().unwrap_or_else(|| args.root.join("dist")),
         base_url: args.base_url.clone(),
         serving,
+        strict_budgets: args.strict_budgets,
     }
 }
 
@@ -41,16 +42,26 @@ pub fn print_report(report: &Report, options: &Options, verbose: bool) {
         eprintln!("warning: {w}");
     }
     println!(
-        "Built {} page{}, {} files, {} in {} ms → {} (JavaScript per page: {}–{})",
+        "Built {} page{}, {} files, {} in {} ms → {}",
         report.pages,
         if report.pages == 1 { "" } else { "s" },
         report.files,
         human_bytes(report.bytes),
         report.elapsed.as_millis(),
         options.out.display(),
-        human_bytes(report.javascript.0),
-        human_bytes(report.javascript.1),
     );
+    if !report.weights.is_empty() {
+        println!("  page weight in KB after gzip (HTML · CSS · JavaScript):");
+        let kb = |b: u64| format!("{:.1}", b as f64 / 1000.0);
+        for (route, w) in &report.weights {
+            println!(
+                "    {route:<36} {:>6} · {:>6} · {:>6}",
+                kb(w.html),
+                kb(w.css),
+                kb(w.javascript)
+            );
+        }
+    }
     if verbose {
         for (stage, time) in &report.stages {
             println!("  {stage}: {} ms", time.as_millis());

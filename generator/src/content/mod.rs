@@ -3,7 +3,7 @@
 
 mod blocks;
 mod page;
-mod site;
+pub mod site;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-pub use page::Page;
+pub use page::{long_date, Page};
 pub use site::SiteConfig;
 
 use crate::diagnostics::{relative, Diagnostic};

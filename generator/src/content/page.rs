@@ -18,6 +18,7 @@ pub struct Page {
     pub description: String,
     pub layout: String,
     pub date: Option<Date>,
+    pub tags: Vec<String>,
     /// The blocks of a YAML page; empty for Markdown pages.
     pub blocks: Vec<Block>,
     /// The rendered body of a Markdown page; empty for YAML pages.
@@ -32,6 +33,33 @@ pub struct Date(String);
 impl Date {
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+}
+
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+/// `2023-05-07` → `May 7, 2023`; anything else is returned as it is.
+pub fn long_date(iso: &str) -> String {
+    let parts: Vec<&str> = iso.split('-').collect();
+    match parts.as_slice() {
+        [y, m, d] => match (m.parse::<usize>(), d.parse::<u32>()) {
+            (Ok(m @ 1..=12), Ok(d)) => format!("{} {d}, {y}", MONTHS[m - 1]),
+            _ => iso.to_string(),
+        },
+        _ => iso.to_string(),
     }
 }
 
@@ -78,6 +106,8 @@ struct FrontMatter {
     layout: Option<String>,
     #[serde(default)]
     date: Option<Date>,
+    #[serde(default)]
+    tags: Vec<String>,
 }
 
 /// Reads a YAML page. Every bad block is reported, not only the first.
@@ -106,6 +136,7 @@ pub fn from_yaml(route: String, source: String, text: &str) -> Result<Page, Vec<
             description: head.description,
             layout: head.layout.unwrap_or_else(|| "page".to_string()),
             date: None,
+            tags: Vec::new(),
             blocks,
             content: String::new(),
         }),
@@ -158,6 +189,7 @@ pub fn from_markdown(route: String, source: String, text: &str) -> Result<Page, 
         description: fm.description,
         layout: fm.layout.unwrap_or_else(|| "markdown".to_string()),
         date: fm.date,
+        tags: fm.tags,
         blocks: Vec::new(),
         content: markdown::render(body),
     })
@@ -193,6 +225,13 @@ fn split_front_matter(text: &str) -> Option<(&str, usize, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn writes_dates_out_in_words() {
+        assert_eq!(long_date("2023-05-07"), "May 7, 2023");
+        assert_eq!(long_date("2026-12-31"), "December 31, 2026");
+        assert_eq!(long_date("soon"), "soon");
+    }
 
     #[test]
     fn splits_front_matter() {

@@ -24,6 +24,43 @@ pub struct SiteConfig {
     pub social: Vec<SocialLink>,
     #[serde(default)]
     pub storage: Storage,
+    /// Page-weight budgets, checked by every build.
+    #[serde(default)]
+    pub budgets: Option<Budgets>,
+}
+
+/// Limits on what a page loads before it is interactive, in KB (1,000 bytes) after gzip.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Budget {
+    #[serde(default)]
+    pub javascript_kb: Option<f64>,
+    #[serde(default)]
+    pub css_kb: Option<f64>,
+    #[serde(default)]
+    pub html_kb: Option<f64>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Budgets {
+    /// The budget of every route…
+    pub default: Budget,
+    /// …except these, whose limits replace the default's where they are set.
+    #[serde(default)]
+    pub routes: std::collections::BTreeMap<String, Budget>,
+}
+
+impl Budgets {
+    /// The limits that apply to `route`.
+    pub fn for_route(&self, route: &str) -> Budget {
+        let own = self.routes.get(route).cloned().unwrap_or_default();
+        Budget {
+            javascript_kb: own.javascript_kb.or(self.default.javascript_kb),
+            css_kb: own.css_kb.or(self.default.css_kb),
+            html_kb: own.html_kb.or(self.default.html_kb),
+        }
+    }
 }
 
 fn default_language() -> String {

@@ -26,7 +26,7 @@ use islands::{Islands, PageIslands};
 pub struct Rendered {
     pub route: String,
     pub html: String,
-    /// The islands the page placed (for its JavaScript weight).
+    /// The islands the page hydrates (for its JavaScript weight).
     pub islands: Vec<String>,
 }
 
@@ -78,19 +78,43 @@ pub fn environment(
     env.add_global("site", Value::from(Serde(&content.config)));
     env.add_global("base_url", Value::from(settings.base_url.clone()));
     env.add_global("year", Value::from(settings.year));
-    // Every page's address and title, for the human sitemap and navigation lists.
-    let pages: Vec<Value> = content
+    // Every page's address, title and date, for the human sitemap and lists.
+    let listed: Vec<Listed> = content
         .pages
         .iter()
-        .map(|p| context! { route => p.route.clone(), title => p.title.clone() })
+        .map(|p| Listed {
+            route: p.route.clone(),
+            title: p.title.clone(),
+            date: p.date.as_ref().map(|d| d.as_str().to_string()),
+        })
         .collect();
-    env.add_global("pages", Value::from(pages));
+    env.add_global("pages", Value::from(Serde(&listed)));
+    // The pages below a section, newest first (then by address): a blog's index.
+    let mut by_date = listed;
+    by_date.sort_by(|a, b| b.date.cmp(&a.date).then_with(|| a.route.cmp(&b.route)));
+    let by_date = Arc::new(by_date);
+    env.add_function("pages_in", move |section: &str| {
+        let prefix = format!("{}/", section.trim_end_matches('/'));
+        let found: Vec<&Listed> = by_date
+            .iter()
+            .filter(|p| p.route.starts_with(&prefix))
+            .collect();
+        Value::from(Serde(found))
+    });
+    env.add_filter("date_long", |iso: &str| crate::content::long_date(iso));
 
     Renderer {
         env,
         templates,
         base_url: settings.base_url.clone(),
     }
+}
+
+#[derive(Serialize)]
+struct Listed {
+    route: String,
+    title: String,
+    date: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -181,7 +205,12 @@ impl Renderer {
         let islands = captured
             .state()
             .get_extension::<PageIslands>()
-            .map(|p| p.0.iter().map(|(n, _)| n.clone()).collect())
+            .map(|p| {
+                p.0.iter()
+                    .filter(|(_, h)| *h != islands::Hydrate::None)
+                    .map(|(n, _)| n.clone())
+                    .collect()
+            })
             .unwrap_or_default();
         Ok(Rendered {
             route: page.route.clone(),

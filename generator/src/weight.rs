@@ -1,0 +1,169 @@
+//! Page weight: what each page makes the browser load before it is interactive
+//! (its HTML, its stylesheets, and the JavaScript its islands need to hydrate),
+//! measured after gzip, and checked against the budgets of `site.yaml`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+
+use crate::bundle::Bundle;
+use crate::content::site::Budgets;
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Weight {
+    pub html: u64,
+    pub css: u64,
+    pub javascript: u64,
+}
+
+pub fn gzip_len(bytes: &[u8]) -> u64 {
+    let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    if w.write_all(bytes).is_err() {
+        return bytes.len() as u64;
+    }
+    w.finish()
+        .map(|v| v.len() as u64)
+        .unwrap_or(bytes.len() as u64)
+}
+
+/// Gzip sizes of the bundle's files, computed once per build.
+pub struct Sizes {
+    gzip: BTreeMap<String, u64>,
+}
+
+impl Sizes {
+    pub fn of(bundle: &Bundle) -> Sizes {
+        let gzip = bundle
+            .files
+            .iter()
+            .filter(|(url, _)| url.ends_with(".js") || url.ends_with(".css"))
+            .filter_map(|(url, path)| {
+                // The bundle's `.gz` twin is this very compression; reading its size
+                // keeps warm builds from compressing anything.
+                let twin = bundle.files.get(&format!("{url}.gz"));
+                let size = match twin.and_then(|t| std::fs::metadata(t).ok()) {
+                    Some(meta) => meta.len(),
+                    None => gzip_len(&std::fs::read(path).ok()?),
+                };
+                Some((url.clone(), size))
+            })
+            .collect();
+        Sizes { gzip }
+    }
+
+    fn get(&self, url: &str) -> u64 {
+        self.gzip.get(url).copied().unwrap_or(0)
+    }
+}
+
+/// The weight of one page: its HTML, the stylesheets it links, and the scripts
+/// its hydrating islands need (the runtime, React, each island's chunks), but not
+/// what islands import later on demand (the storage client, on submit).
+pub fn page_weight(html: &str, hydrating: &[&str], bundle: &Bundle, sizes: &Sizes) -> Weight {
+    let css = stylesheets(html).iter().map(|u| sizes.get(u)).sum();
+    let mut scripts: BTreeSet<String> = BTreeSet::new();
+    let mut roots: Vec<String> = hydrating
+        .iter()
+        .filter_map(|i| bundle.islands.get(*i))
+        .map(|e| e.url.clone())
+        .collect();
+    if let (false, Some(runtime)) = (roots.is_empty(), &bundle.runtime) {
+        roots.push(runtime.url.clone());
+        // The runtime imports React's part on demand, but always before hydrating.
+        if let Some(chunk) = bundle.chunks.get(&runtime.url) {
+            roots.extend(chunk.dynamic_imports.iter().cloned());
+        }
+    }
+    while let Some(url) = roots.pop() {
+        if scripts.insert(url.clone()) {
+            if let Some(chunk) = bundle.chunks.get(&url) {
+                roots.extend(chunk.imports.iter().cloned());
+            }
+        }
+    }
+    Weight {
+        html: gzip_len(html.as_bytes()),
+        css,
+        javascript: scripts.iter().map(|u| sizes.get(u)).sum(),
+    }
+}
+
+fn stylesheets(html: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for tag in html.split("<link ").skip(1) {
+        let tag = tag.split('>').next().unwrap_or("");
+        if tag.contains("rel=\"stylesheet\"") {
+            if let Some(href) = tag
+                .split("href=\"")
+                .nth(1)
+                .and_then(|h| h.split('"').next())
+            {
+                out.push(href.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Every limit a route is over, as sentences.
+pub fn over_budget(route: &str, weight: Weight, budgets: &Budgets) -> Vec<String> {
+    let budget = budgets.for_route(route);
+    let kb = |b: u64| b as f64 / 1000.0;
+    [
+        ("JavaScript", weight.javascript, budget.javascript_kb),
+        ("CSS", weight.css, budget.css_kb),
+        ("HTML", weight.html, budget.html_kb),
+    ]
+    .into_iter()
+    .filter_map(|(what, bytes, limit)| {
+        let limit = limit?;
+        (kb(bytes) > limit).then(|| {
+            format!(
+                "{route}: {what} is {:.1} KB after gzip, over its budget of {limit} KB",
+                kb(bytes)
+            )
+        })
+    })
+    .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::site::Budget;
+
+    #[test]
+    fn finds_the_stylesheets_a_page_links() {
+        let html = r#"<link rel="icon" href="/f.svg"><link rel="stylesheet" href="/assets/styles/main-X.css">"#;
+        assert_eq!(stylesheets(html), ["/assets/styles/main-X.css"]);
+    }
+
+    #[test]
+    fn a_route_budget_overrides_the_default_where_set() {
+        let budgets = Budgets {
+            default: Budget {
+                javascript_kb: Some(75.0),
+                css_kb: Some(20.0),
+                html_kb: None,
+            },
+            routes: [(
+                "/contact".to_string(),
+                Budget {
+                    javascript_kb: Some(95.0),
+                    ..Budget::default()
+                },
+            )]
+            .into(),
+        };
+        let w = Weight {
+            html: 900_000,
+            css: 10_000,
+            javascript: 90_000,
+        };
+        assert!(over_budget("/contact", w, &budgets).is_empty());
+        let over = over_budget("/about", w, &budgets);
+        assert_eq!(
+            over,
+            ["/about: JavaScript is 90.0 KB after gzip, over its budget of 75 KB"]
+        );
+    }
+}
