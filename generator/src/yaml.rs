@@ -367,7 +367,7 @@ struct NodeDe<'a> {
 impl NodeDe<'_> {
     /// The innermost deserializer that sees an error gives it its position.
     fn locate<T>(&self, r: Result<T, Error>) -> Result<T, Error> {
-        located(r, self.node, self.path.clone())
+        located(r, self.node, || self.path.clone())
     }
 
     fn scalar_text(&self) -> Option<String> {
@@ -482,9 +482,9 @@ impl<'de> de::SeqAccess<'de> for SeqDe<'de, '_> {
         let Some(node) = self.items.next() else {
             return Ok(None);
         };
-        let path = index_path(self.path, self.index);
+        let index = self.index;
         self.index += 1;
-        child(seed, node, path).map(Some)
+        child(seed, node, || index_path(self.path, index)).map(Some)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -527,30 +527,30 @@ impl<'de> de::MapAccess<'de> for MapDe<'de, '_> {
         let Some((key, node)) = self.value.take() else {
             return Err(de::Error::custom("a value was asked for before its key"));
         };
-        child(seed, node, child_path(self.path, &key.name))
+        child(seed, node, || child_path(self.path, &key.name))
     }
 }
 
 fn child<'de, T: DeserializeSeed<'de>>(
     seed: T,
     node: &'de Node,
-    path: String,
+    path: impl Fn() -> String,
 ) -> Result<T::Value, Error> {
     let de = NodeDe {
         node,
-        path: path.clone(),
+        path: path(),
         skip_key: None,
     };
     located(seed.deserialize(de), node, path)
 }
 
 /// Errors raised after a value was read (a custom check in a type's own
-/// `Deserialize`) belong to that value.
-fn located<T>(r: Result<T, Error>, node: &Node, path: String) -> Result<T, Error> {
+/// `Deserialize`) belong to that value. The path is only built for an error.
+fn located<T>(r: Result<T, Error>, node: &Node, path: impl FnOnce() -> String) -> Result<T, Error> {
     r.map_err(|mut e| {
         if e.span.is_none() {
             e.span = Some(node.span);
-            e.path = path;
+            e.path = path();
         }
         e
     })
