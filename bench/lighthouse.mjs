@@ -12,7 +12,7 @@ import { startServer } from "../e2e/support.mjs";
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "..");
-const ROUTES = (process.env.LIGHTHOUSE_ROUTES ?? "/,/about,/services,/industries,/insights,/contact").split(",");
+const ROUTES = (process.env.LIGHTHOUSE_ROUTES ?? "/,/about/,/services/,/industries/,/insights/,/contact/").split(",");
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync";
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

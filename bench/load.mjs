@@ -41,7 +41,8 @@ export async function runLoad({ url, key = "", seconds = 5, concurrency = 16, up
       const size = 10_000 + ((i * 7919) % 290_000);
       const body = Buffer.concat([PNG_HEAD, Buffer.alloc(size, i % 251)]);
       body.writeUInt32BE(i, 8);
-      const key = `public/load_${process.pid}_${i}.png`;
+      // The key form the production policy allows: 13 digits, `_`, a safe name.
+      const key = `public/${String(1_700_000_000_000 + i)}_load_${process.pid}.png`;
       const { error } = await bucket.upload(key, new File([body], "load.png", { type: "image/png" }), {
         cacheControl: "3600",
         upsert: false,

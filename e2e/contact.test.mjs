@@ -29,7 +29,7 @@ async function contactPage(width = 1280) {
   const { page } = opened;
   opened.logs = [];
   page.on("console", (m) => opened.logs.push(m.text()));
-  await page.goto(server.url + "/contact");
+  await page.goto(server.url + "/contact/");
   await hydrated(page);
   await page.waitForSelector(".contact-form__submit:not([disabled])");
   return opened;
@@ -205,7 +205,7 @@ describe("the contact form", () => {
 
   test("without JavaScript the page still gives the e-mail address and phone number", async () => {
     const { page, context } = await openPage(browser, 375, { javaScript: false });
-    await page.goto(server.url + "/contact");
+    await page.goto(server.url + "/contact/");
     const text = await page.locator(".contact__fallback").innerText();
     assert.match(text, /hello@meridiandigital\.example/);
     assert.match(text, /\+91 40 4520 8800/);
@@ -262,7 +262,7 @@ describe("toasts", () => {
 describe("the contact hero", () => {
   test("Send Us a Message goes to the form, smoothly unless reduced motion is asked for", async () => {
     const { page, context } = await openPage(browser, 1280);
-    await page.goto(server.url + "/contact");
+    await page.goto(server.url + "/contact/");
     assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior), "smooth");
     await page.getByRole("link", { name: "Send Us a Message" }).click();
     await page.waitForFunction(() => {
@@ -278,7 +278,7 @@ describe("the contact hero", () => {
 describe("the role selector on Insights", () => {
   test("has the 11 roles with CEO selected; choosing moves the one highlight", async () => {
     const { page, context, problems } = await openPage(browser, 375);
-    await page.goto(server.url + "/insights");
+    await page.goto(server.url + "/insights/");
     await hydrated(page);
     const radios = page.getByRole("radio");
     assert.equal(await radios.count(), 11);
@@ -295,7 +295,7 @@ describe("the role selector on Insights", () => {
 
   test("works with the keyboard alone", async () => {
     const { page, context } = await openPage(browser, 1280);
-    await page.goto(server.url + "/insights");
+    await page.goto(server.url + "/insights/");
     await hydrated(page);
     await page.getByRole("radio", { name: "CEO" }).focus();
     await page.keyboard.press("ArrowRight");

@@ -22,7 +22,7 @@ try {
       for (let y = 0; y < height; y += 600) await page.evaluate((top) => window.scrollTo(0, top), y);
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.waitForLoadState("networkidle");
-      const name = route === "/" ? "home" : route.slice(1).replaceAll("/", "-");
+      const name = route === "/" ? "home" : route.slice(1, -1).replaceAll("/", "-");
       await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true });
       await context.close();
     }

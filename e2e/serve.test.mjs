@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
+import { HOSTS, hostHeaders, parseHeaders } from "./hosts.mjs";
 import { copySite, hydrated, launchBrowser, openPage, rawGet, startServer } from "./support.mjs";
 
 let server;
@@ -24,22 +25,10 @@ after(async () => {
   await server?.stop();
 });
 
-/** The rules of the built `_headers` file that match `urlPath`, as one object. */
+/** What Cloudflare Pages (the site's host) sends for `urlPath`, from the built `_headers`. */
 function expectedHeaders(urlPath) {
-  const text = readFileSync(path.join(server.out, "_headers"), "utf8");
-  const headers = {};
-  let applies = false;
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    if (!/^\s/.test(line)) {
-      const pattern = line.trim();
-      applies = pattern.endsWith("*") ? urlPath.startsWith(pattern.slice(0, -1)) : pattern === urlPath;
-    } else if (applies) {
-      const i = line.indexOf(":");
-      headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
-    }
-  }
-  return headers;
+  const rules = parseHeaders(readFileSync(path.join(server.out, "_headers"), "utf8"));
+  return Object.fromEntries(hostHeaders(HOSTS["cloudflare-pages"], rules, urlPath).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
 function assetPath(kind) {
@@ -50,17 +39,20 @@ function assetPath(kind) {
 }
 
 describe("routes", () => {
-  test("/about serves about/index.html with status 200", async () => {
-    const r = await rawGet(server.url + "/about");
+  test("/about/ serves about/index.html with status 200", async () => {
+    const r = await rawGet(server.url + "/about/");
     assert.equal(r.status, 200);
     assert.equal(r.headers["content-type"], "text/html; charset=utf-8");
     assert.match(r.body.toString(), /<h2>Our Story<\/h2>/);
   });
 
-  test("a trailing slash redirects to the canonical address, keeping the query", async () => {
-    const r = await rawGet(server.url + "/about/?ref=mail");
-    assert.equal(r.status, 301);
-    assert.equal(r.headers.location, "/about?ref=mail");
+  test("a page's address without its slash redirects as the host does, keeping the query", async () => {
+    const r = await rawGet(server.url + "/about?ref=mail");
+    assert.equal(r.status, 308);
+    assert.equal(r.headers.location, "/about/?ref=mail");
+    const index = await rawGet(server.url + "/about/index.html");
+    assert.equal(index.status, 308);
+    assert.equal(index.headers.location, "/about/");
   });
 
   test("a missing route gets 404.html with status 404 and the site's headers", async () => {
@@ -94,15 +86,15 @@ describe("responses", () => {
     }
   });
 
-  test("the headers written to _headers are the headers sent", async () => {
-    for (const p of ["/", "/about", assetPath("css"), assetPath("js"), "/favicon.svg"]) {
+  test("the headers the host sends for _headers are the headers sent", async () => {
+    for (const p of ["/", "/about/", assetPath("css"), assetPath("js"), "/favicon.svg"]) {
       const r = await rawGet(server.url + p);
       const expected = expectedHeaders(p);
       assert.ok(Object.keys(expected).length >= 6, `${p} has rules`);
       for (const [k, v] of Object.entries(expected)) assert.equal(r.headers[k], v, `${p} ${k}`);
     }
     assert.equal((await rawGet(server.url + assetPath("js"))).headers["cache-control"], "public, max-age=31536000, immutable");
-    assert.equal((await rawGet(server.url + "/about")).headers["cache-control"], "public, max-age=0, must-revalidate");
+    assert.equal((await rawGet(server.url + "/about/")).headers["cache-control"], "public, max-age=0, must-revalidate");
   });
 
   test("ETags answer 304 Not Modified", async () => {

@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
@@ -14,6 +15,18 @@ const require = createRequire(import.meta.url);
 const root = path.resolve(import.meta.dirname, "..");
 
 export const WIDTHS = [375, 1280];
+
+/** A TCP port on 127.0.0.1 that nothing listens on now. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 /**
  * A disposable copy of the project's site (content, templates, islands, styles,
@@ -152,7 +165,10 @@ export async function hydrated(page) {
       el.hasAttribute("data-hydrated"),
     ),
   );
-  // Effects run right after hydration; give them a frame.
+  // The header renders once more when its first effect runs (`data-ready`), which
+  // a loaded machine may take longer than a frame to show.
+  await page.waitForFunction(() => !document.querySelector(".site-header") || document.querySelector(".site-header[data-ready]"));
+  // Other effects run right after hydration; give them a frame.
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
 }
 

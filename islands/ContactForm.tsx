@@ -181,7 +181,7 @@ export default function ContactForm({ storage }: ContactFormProps) {
       <div className={errors.agree ? "field field--check field--invalid" : "field field--check"}>
         <input id="contact-agree" name="agree" type="checkbox" required checked={fields.agree} onChange={set("agree")} aria-invalid={!!errors.agree} aria-describedby={errors.agree ? "contact-agree-error" : undefined} />
         <label htmlFor="contact-agree">
-          I agree to the <a href="/privacy-policy">Privacy Policy</a> and consent to being contacted<span aria-hidden="true"> *</span>
+          I agree to the <a href="/privacy-policy/">Privacy Policy</a> and consent to being contacted<span aria-hidden="true"> *</span>
         </label>
         {errors.agree && (
           <p id="contact-agree-error" className="field__error">

@@ -80,12 +80,12 @@ struct Img {
     sized: bool,
 }
 
-/// The address of an HTML file of the output: `about/index.html` → `/about`.
+/// The address of an HTML file of the output: `about/index.html` → `/about/`.
 fn address(rel: &str) -> String {
     match rel.strip_suffix("index.html") {
         Some("") => "/".to_string(),
-        Some(dir) => format!("/{}", dir.trim_end_matches('/')),
-        None => format!("/{rel}"),
+        Some(dir) if dir.ends_with('/') => format!("/{dir}"),
+        _ => format!("/{rel}"),
     }
 }
 
@@ -317,32 +317,60 @@ fn resolve(
         path.to_string()
     } else {
         // Relative to the page's own folder.
-        let base = if addr == "/" {
-            String::new()
-        } else {
-            addr.to_string()
-        };
-        format!("{base}/{path}")
+        let folder = &addr[..addr.rfind('/').map_or(0, |i| i + 1)];
+        without_dot_segments(&format!("{folder}{path}"))
     };
-    let normalized = if target.len() > 1 {
-        target.trim_end_matches('/')
-    } else {
-        &target
-    };
-    if let Some(page) = pages.get(normalized) {
+    if let Some(page) = pages.get(&target) {
         return match fragment {
-            Some(f) if !f.is_empty() && !page.ids.contains(f) => Some(format!(
-                "there is no element with id \"{f}\" on {normalized}"
-            )),
+            Some(f) if !f.is_empty() && !page.ids.contains(f) => {
+                Some(format!("there is no element with id \"{f}\" on {target}"))
+            }
             _ => None,
         };
     }
-    let file = normalized.trim_start_matches('/');
+    // A page's other spellings are answered with a redirect (or a second copy)
+    // by the hosts, so each costs the visitor a round trip.
+    let page_form = match target.strip_suffix("index.html") {
+        Some(folder) if folder.ends_with('/') => folder.to_string(),
+        _ => format!("{}/", target.trim_end_matches('/')),
+    };
+    if page_form != target && pages.contains_key(&page_form) {
+        let mut canonical = page_form;
+        if let Some(f) = fragment {
+            canonical.push('#');
+            canonical.push_str(f);
+        }
+        return Some(format!(
+            "hosts answer it with a redirect to {canonical}; link to {canonical}"
+        ));
+    }
+    let file = target.trim_start_matches('/');
     if files.contains(file) {
         None
     } else {
         Some("no such page or file".into())
     }
+}
+
+/// `/about/../contact/` → `/contact/`, as a browser resolves it.
+fn without_dot_segments(path: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    let segments: Vec<&str> = path.split('/').skip(1).collect();
+    for (i, segment) in segments.iter().enumerate() {
+        let last = i + 1 == segments.len();
+        match *segment {
+            "." => {}
+            ".." => {
+                out.pop();
+            }
+            s => out.push(s),
+        }
+        // A path ending in `.` or `..` names a folder.
+        if last && matches!(*segment, "." | "..") {
+            out.push("");
+        }
+    }
+    format!("/{}", out.join("/"))
 }
 
 #[cfg(test)]
@@ -395,16 +423,36 @@ mod tests {
     #[test]
     fn internal_links_and_fragments_must_resolve() {
         let home = format!(
-            r##"<html>{HEAD}<body><h1>H</h1><a href="/about#team">ok</a><a href="/about#nope">x</a><a href="/gone">x</a><a href="#top">x</a><a href="/assets/main.css">ok</a><a href="https://example.com/x">ok</a><a href="mailto:a@b.c">ok</a></body></html>"##
+            r##"<html>{HEAD}<body><h1>H</h1><a href="/about/#team">ok</a><a href="/about/#nope">x</a><a href="/gone/">x</a><a href="#top">x</a><a href="/assets/main.css">ok</a><a href="https://example.com/x">ok</a><a href="mailto:a@b.c">ok</a></body></html>"##
         );
-        let about = format!(r#"<html>{HEAD}<body><h1 id="team">A</h1></body></html>"#);
-        let f = findings(&[("/", &home), ("/about", &about)]);
+        let about = format!(
+            r#"<html>{HEAD}<body><h1 id="team">A</h1><a href="../">ok</a><a href="team/">x</a></body></html>"#
+        );
+        let f = findings(&[("/", &home), ("/about/", &about)]);
         assert_eq!(
             f,
             [
-                "/: link to /about#nope: there is no element with id \"nope\" on /about",
-                "/: link to /gone: no such page or file",
+                "/: link to /about/#nope: there is no element with id \"nope\" on /about/",
+                "/: link to /gone/: no such page or file",
                 "/: link to #top: there is no element with id \"top\" on /",
+                "/about/: link to team/: no such page or file",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_link_that_hosts_answer_with_a_redirect_is_a_finding() {
+        let home = format!(
+            r##"<html>{HEAD}<body><h1>H</h1><a href="/about">x</a><a href="/about#team">x</a><a href="/about/index.html">x</a><a href="/about/">ok</a><a href="/images/a.svg">ok</a></body></html>"##
+        );
+        let about = format!(r#"<html>{HEAD}<body><h1 id="team">A</h1></body></html>"#);
+        let f = findings(&[("/", &home), ("/about/", &about)]);
+        assert_eq!(
+            f,
+            [
+                "/: link to /about: hosts answer it with a redirect to /about/; link to /about/",
+                "/: link to /about#team: hosts answer it with a redirect to /about/#team; link to /about/#team",
+                "/: link to /about/index.html: hosts answer it with a redirect to /about/; link to /about/",
             ]
         );
     }
@@ -451,7 +499,7 @@ mod tests {
     #[test]
     fn addresses_come_from_file_paths() {
         assert_eq!(address("index.html"), "/");
-        assert_eq!(address("about/index.html"), "/about");
+        assert_eq!(address("about/index.html"), "/about/");
         assert_eq!(address("404.html"), "/404.html");
     }
 }

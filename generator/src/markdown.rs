@@ -5,6 +5,8 @@ use std::collections::HashMap;
 
 use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag, TagEnd};
 
+use crate::content::canonical_href;
+
 fn options() -> Options {
     Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
@@ -49,7 +51,21 @@ pub fn render(source: &str) -> String {
             i = end + 1;
             continue;
         }
-        out.push(events[i].clone());
+        out.push(match &events[i] {
+            // Internal links get the address hosts serve without a redirect.
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }) => Event::Start(Tag::Link {
+                link_type: *link_type,
+                dest_url: CowStr::from(canonical_href(dest_url)),
+                title: title.clone(),
+                id: id.clone(),
+            }),
+            other => other.clone(),
+        });
         i += 1;
     }
     let mut html_out = String::with_capacity(source.len() * 3 / 2);
@@ -130,6 +146,14 @@ mod tests {
             html.contains(r#"<h2 id="leadership-team">Team</h2>"#),
             "{html}"
         );
+    }
+
+    #[test]
+    fn internal_links_get_their_trailing_slash() {
+        let html = render("[Contact](/contact) [Map](/images/map.svg) [Team](/about#team)");
+        assert!(html.contains(r#"href="/contact/""#), "{html}");
+        assert!(html.contains(r#"href="/images/map.svg""#), "{html}");
+        assert!(html.contains(r#"href="/about/#team""#), "{html}");
     }
 
     #[test]

@@ -85,7 +85,7 @@ impl Files {
     }
 }
 
-/// The output file of a route: `/` → `index.html`, `/about` → `about/index.html`.
+/// The output file of a route: `/` → `index.html`, `/about/` → `about/index.html`.
 pub fn route_file(route: &str) -> String {
     let trimmed = route.trim_matches('/');
     if trimmed.is_empty() {
@@ -93,6 +93,28 @@ pub fn route_file(route: &str) -> String {
     } else {
         format!("{trimmed}/index.html")
     }
+}
+
+/// `html` with `extra` placed first in its `<head>`, right after `<meta charset>`
+/// when the page has one (a policy must come before what it governs).
+pub fn insert_in_head(html: &str, extra: &str) -> String {
+    let lower = html.to_ascii_lowercase();
+    let Some(head) = lower.find("<head") else {
+        return format!("{extra}{html}");
+    };
+    let head_end = lower[head..].find('>').map_or(head, |i| head + i + 1);
+    let head_close = lower[head_end..]
+        .find("</head")
+        .map_or(lower.len(), |i| head_end + i);
+    let at = lower[head_end..head_close]
+        .find("<meta charset")
+        .and_then(|i| {
+            lower[head_end + i..]
+                .find('>')
+                .map(|j| head_end + i + j + 1)
+        })
+        .unwrap_or(head_end);
+    format!("{}{extra}{}", &html[..at], &html[at..])
 }
 
 /// Writes `files` as the new content of `out`, replacing what was there in one step.
@@ -186,8 +208,22 @@ mod tests {
     #[test]
     fn routes_map_to_index_files() {
         assert_eq!(route_file("/"), "index.html");
-        assert_eq!(route_file("/about"), "about/index.html");
-        assert_eq!(route_file("/services/cloud"), "services/cloud/index.html");
+        assert_eq!(route_file("/about/"), "about/index.html");
+        assert_eq!(route_file("/services/cloud/"), "services/cloud/index.html");
+    }
+
+    #[test]
+    fn head_extras_go_right_after_the_charset() {
+        let page =
+            "<!doctype html><html><head>\n<meta charset=\"utf-8\">\n<title>T</title></head></html>";
+        assert_eq!(
+            insert_in_head(page, "<meta name=x>"),
+            "<!doctype html><html><head>\n<meta charset=\"utf-8\"><meta name=x>\n<title>T</title></head></html>"
+        );
+        assert_eq!(
+            insert_in_head("<html><head><title>T</title></head>", "<X>"),
+            "<html><head><X><title>T</title></head>"
+        );
     }
 
     #[test]

@@ -7,9 +7,11 @@ use std::time::{Duration, Instant};
 use crate::bundle::{self, Bundle};
 use crate::content::{self, Content, Page};
 use crate::diagnostics::Diagnostic;
-use crate::headers;
+use crate::headers::{self, Rule};
+use crate::hosts::Host;
 use crate::output::{self, Files, Source};
 use crate::render::{self, Settings};
+use crate::settings::{self, Overrides};
 use crate::sitemap;
 use crate::ssr;
 use crate::toolchain::Toolchain;
@@ -25,6 +27,11 @@ pub struct Options {
     pub serving: bool,
     /// Fail the build when a page is over its budget (else warn).
     pub strict_budgets: bool,
+    /// Overrides `host` of `site.yaml`.
+    pub host: Option<Host>,
+    /// A build for the live site: refuses to run without an https `base_url`, the
+    /// storage URL and the anon key (also set by `SITE_PRODUCTION`).
+    pub production: bool,
 }
 
 #[derive(Debug)]
@@ -39,6 +46,10 @@ pub struct Report {
     pub elapsed: Duration,
     pub stages: Vec<(&'static str, Duration)>,
     pub warnings: Vec<String>,
+    /// The host built for, and the headers it will send (for `site serve`).
+    pub host: Host,
+    pub served_headers: Vec<Rule>,
+    pub production: bool,
 }
 
 /// What a long-running `site serve` keeps from one build to the next: the bundle
@@ -91,14 +102,18 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
         }
     };
     session.bundle = Some((bundle.clone(), tools.clone()));
-    let mut warnings = Vec::new();
-    apply_environment(&mut content, options.serving, &mut warnings);
+    let overrides = Overrides {
+        base_url: options.base_url.clone(),
+        host: options.host,
+        production: options.production,
+    };
+    let (resolved, mut warnings) =
+        settings::resolve(root, &content.config, &overrides, options.serving)?;
+    content.config.storage = resolved.storage.clone();
+    content.config.host = resolved.host;
 
     let settings = Settings {
-        base_url: options
-            .base_url
-            .clone()
-            .unwrap_or_else(|| content.config.base_url.clone()),
+        base_url: resolved.base_url.clone(),
         year: build_year(),
     };
     let ssr = match &session.ssr {
@@ -174,8 +189,14 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
     }
 
     let t = Instant::now();
-    let files = collect_files(root, &content, &settings, &bundle, pages, not_found)
-        .map_err(|e| vec![Diagnostic::new("dist/", e.to_string())])?;
+    let host = resolved.host;
+    let rules = headers::rules(&headers::Policy {
+        storage_origin: headers::origin(&content.config.storage.url),
+    });
+    let files = collect_files(
+        root, &content, &settings, host, &rules, &bundle, pages, not_found,
+    )
+    .map_err(|e| vec![Diagnostic::new("dist/", e.to_string())])?;
     let count = files.len();
     let bytes = output::write(&options.out, &files).map_err(|e| {
         vec![Diagnostic::new(
@@ -195,6 +216,9 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
         elapsed: started.elapsed(),
         stages,
         warnings,
+        host,
+        served_headers: host.served_rules(&rules),
+        production: resolved.production,
     })
 }
 
@@ -209,22 +233,9 @@ fn bundle_site(root: &Path) -> Result<(Bundle, Option<Toolchain>), Vec<Diagnosti
     Ok((bundle, Some(tools)))
 }
 
-/// `SITE_STORAGE_URL` and `SITE_STORAGE_ANON_KEY` override `site.yaml` at build time.
-fn apply_environment(content: &mut Content, serving: bool, warnings: &mut Vec<String>) {
-    let storage = std::mem::take(&mut content.config.storage).with_environment();
-    if storage.url.is_empty() && !serving {
-        warnings.push(
-            "storage.url is empty: the contact form uploads to the site's own origin, which only \
-             `site serve` provides; set storage.url in content/site.yaml or SITE_STORAGE_URL for production"
-                .into(),
-        );
-    }
-    content.config.storage = storage;
-}
-
 fn not_found_page(content: &Content) -> Page {
     Page {
-        route: "/404".into(),
+        route: "/404.html".into(),
         source: "templates/404.html".into(),
         title: "Page not found".into(),
         description: content.config.description.clone(),
@@ -236,10 +247,13 @@ fn not_found_page(content: &Content) -> Page {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn collect_files(
     root: &Path,
     content: &Content,
     settings: &Settings,
+    host: Host,
+    rules: &[Rule],
     bundle: &Bundle,
     pages: Vec<render::Rendered>,
     not_found: Option<String>,
@@ -247,35 +261,44 @@ fn collect_files(
     let mut files = Files::default();
     files.add_tree(&root.join("public"), "public")?;
     for (url, path) in &bundle.files {
+        let twin = url.ends_with(".br") || url.ends_with(".gz");
+        if twin && !host.serves_precompressed() {
+            continue;
+        }
         let rel = url.trim_start_matches('/').to_string();
         files.add(rel, Source::Immutable(path.clone()), "the bundle")?;
     }
+    let policies = host.head_policies(rules);
+    let page_bytes = |html: String| -> Vec<u8> {
+        if policies.is_empty() {
+            html.into_bytes()
+        } else {
+            output::insert_in_head(&html, &policies).into_bytes()
+        }
+    };
     for page in pages {
         let origin = format!("page {}", page.route);
         files.add(
             output::route_file(&page.route),
-            Source::Bytes(page.html.into_bytes()),
+            Source::Bytes(page_bytes(page.html)),
             &origin,
         )?;
     }
     if let Some(html) = not_found {
         files.add(
             "404.html".into(),
-            Source::Bytes(html.into_bytes()),
+            Source::Bytes(page_bytes(html)),
             "templates/404.html",
         )?;
     }
-    let mut html_paths: Vec<String> = content.pages.iter().map(|p| p.route.clone()).collect();
-    html_paths.push("/404.html".into());
-    let rules = headers::rules(&headers::origin(&content.config.storage.url), &html_paths);
-    let generated = [
+    let mut generated = vec![
         (
             "sitemap.xml",
             sitemap::sitemap(&settings.base_url, &content.pages),
         ),
         ("robots.txt", sitemap::robots(&settings.base_url)),
-        ("_headers", headers::render(&rules)),
     ];
+    generated.extend(host.config_files(rules));
     for (name, text) in generated {
         files.add(
             name.into(),

@@ -35,7 +35,7 @@ fn builds_pages_from_blocks_and_markdown_with_server_rendered_islands() {
 
     let about = site.read("dist/about/index.html");
     assert!(about.contains(r#"<h2 id="our-story">Our Story</h2>"#));
-    assert!(about.contains(r#"<a href="/about" aria-current="page">About Us</a>"#));
+    assert!(about.contains(r#"<a href="/about/" aria-current="page">About Us</a>"#));
 
     let not_found = site.read("dist/404.html");
     assert!(not_found.contains("Unexpected Application Error!"));
@@ -44,7 +44,7 @@ fn builds_pages_from_blocks_and_markdown_with_server_rendered_islands() {
     let sitemap = site.read("dist/sitemap.xml");
     assert!(sitemap.contains("<loc>https://fixture.example/</loc>"));
     assert!(
-        sitemap.contains("<loc>https://fixture.example/about</loc><lastmod>2026-03-01</lastmod>")
+        sitemap.contains("<loc>https://fixture.example/about/</loc><lastmod>2026-03-01</lastmod>")
     );
     assert!(!sitemap.contains("404"));
     assert!(site
@@ -65,7 +65,7 @@ fn base_url_can_be_overridden() {
     site.build_ok(&["--base-url", "https://preview.example/"]);
     assert!(site
         .read("dist/sitemap.xml")
-        .contains("<loc>https://preview.example/about</loc>"));
+        .contains("<loc>https://preview.example/about/</loc>"));
     assert!(site
         .read("dist/index.html")
         .contains("href=\"https://preview.example/\""));
@@ -191,7 +191,7 @@ fn the_header_renders_once_per_distinct_active_link_across_30_pages() {
         );
     }
     let stdout = site.build_ok(&["--verbose"]);
-    // Active links: `/` (home), `/about` (about), `/services` (30 offers) and none (404).
+    // Active links: `/` (home), `/about/` (about), `/services/` (30 offers) and none (404).
     // Plus the Badge on the about page.
     assert!(stdout.contains("Built 32 pages"), "{stdout}");
     assert!(
@@ -199,7 +199,7 @@ fn the_header_renders_once_per_distinct_active_link_across_30_pages() {
         "{stdout}"
     );
     let offer = site.read("dist/services/offer-07/index.html");
-    assert!(offer.contains(r#"<a href="/services" aria-current="page">Services</a>"#));
+    assert!(offer.contains(r#"<a href="/services/" aria-current="page">Services</a>"#));
 }
 
 #[test]
@@ -255,7 +255,11 @@ blocks:
     );
     assert!(html.contains("<strong>always</strong>"));
     assert!(html.contains(r#"<dd class="stat__value">1,200</dd>"#));
-    assert!(site.read("dist/sitemap.xml").contains("/campaign</loc>"));
+    assert!(site.read("dist/sitemap.xml").contains("/campaign/</loc>"));
+    assert!(
+        html.contains(r#"<a class="button button--primary" href="/contact/">Register</a>"#),
+        "an editor's `/contact` is written as the address hosts serve directly"
+    );
 }
 
 #[test]
@@ -285,10 +289,25 @@ fn images_get_their_size_and_lazy_loading() {
 }
 
 #[test]
-fn scripts_and_stylesheets_ship_with_precompressed_twins() {
+fn nginx_gets_precompressed_twins_and_other_hosts_do_not() {
     use std::io::Read;
     let site = Site::new("basic");
     site.build_ok(&[]);
+    let twins = |site: &Site| -> usize {
+        walkdir::WalkDir::new(site.dist())
+            .into_iter()
+            .flatten()
+            .filter(|e| {
+                matches!(
+                    e.path().extension().and_then(|x| x.to_str()),
+                    Some("br" | "gz")
+                )
+            })
+            .count()
+    };
+    assert_eq!(twins(&site), 0, "Cloudflare Pages compresses by itself");
+
+    site.build_ok(&["--for", "nginx"]);
     let assets = site.dist().join("assets");
     let mut checked = 0;
     for entry in walkdir::WalkDir::new(&assets).into_iter().flatten() {
@@ -321,6 +340,49 @@ fn scripts_and_stylesheets_ship_with_precompressed_twins() {
 }
 
 #[test]
+fn each_host_gets_its_own_configuration_and_no_other() {
+    let site = Site::new("basic");
+    let files = |site: &Site| -> Vec<&'static str> {
+        ["_headers", "_nginx.conf", ".nojekyll"]
+            .into_iter()
+            .filter(|f| site.dist().join(f).is_file())
+            .collect()
+    };
+    for (host, expected) in [
+        ("cloudflare-pages", vec!["_headers"]),
+        ("netlify", vec!["_headers"]),
+        ("github-pages", vec![".nojekyll"]),
+        ("nginx", vec!["_nginx.conf"]),
+    ] {
+        let stdout = site.build_ok(&["--for", host]);
+        assert!(stdout.contains(&format!("({host})")), "{stdout}");
+        assert_eq!(files(&site), expected, "{host}");
+        let home = site.read("dist/index.html");
+        let meta = home.contains(r#"<meta http-equiv="Content-Security-Policy""#);
+        assert_eq!(
+            meta,
+            host == "github-pages",
+            "{host}: a policy in the page only where headers are impossible"
+        );
+    }
+    let nginx = site.read("dist/_nginx.conf");
+    assert!(nginx.contains("error_page 404 /404.html;"), "{nginx}");
+    assert!(nginx.contains("location /assets/ {"), "{nginx}");
+}
+
+#[test]
+fn the_host_is_a_setting_of_site_yaml() {
+    let site = Site::new("basic");
+    let config = site.read("content/site.yaml");
+    site.write("content/site.yaml", &format!("{config}host: netlify\n"));
+    assert!(site.build_ok(&[]).contains("(netlify)"));
+    site.write("content/site.yaml", &format!("{config}host: vercel\n"));
+    let err = site.build_err();
+    assert!(err.contains("content/site.yaml:"), "{err}");
+    assert!(err.contains("host"), "{err}");
+}
+
+#[test]
 fn pages_over_budget_warn_and_fail_with_strict_budgets() {
     let site = Site::new("basic");
     let config = site.read("content/site.yaml");
@@ -336,7 +398,7 @@ fn pages_over_budget_warn_and_fail_with_strict_budgets() {
     assert!(stderr.contains("warning: /: JavaScript is"), "{stderr}");
     assert!(stderr.contains("over its budget of 10 KB"), "{stderr}");
     assert!(
-        !stderr.contains("warning: /about:"),
+        !stderr.contains("warning: /about/:"),
         "a route's own budget replaces the default: {stderr}"
     );
 

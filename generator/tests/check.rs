@@ -48,15 +48,21 @@ fn broken_links_fragments_and_images_are_findings_and_fail_the_check() {
     let site = complete_site();
     site.write(
         "content/pages/about.md",
-        "---\ntitle: About\ndescription: D\n---\n[gone](/gone) [frag](/#nowhere) [home](/)\n\n<img src=\"/favicon.svg\">\n",
+        "---\ntitle: About\ndescription: D\n---\n[gone](/gone) [frag](/#nowhere) [home](/)\n\n<img src=\"/favicon.svg\">\n\n<p><a href=\"/about\">About</a></p>\n",
     );
     site.build_ok(&[]);
     let (ok, report) = check(&site);
     assert!(!ok);
-    assert!(report.contains("/about\n"), "{report}");
+    assert!(report.contains("/about/\n"), "{report}");
     assert!(
-        report.contains("link to /gone: no such page or file"),
+        report.contains("link to /gone/: no such page or file"),
         "{report}"
+    );
+    assert!(
+        report.contains(
+            "link to /about: hosts answer it with a redirect to /about/; link to /about/"
+        ),
+        "a link in raw HTML is not rewritten, so it is a finding: {report}"
     );
     assert!(
         report.contains("link to /#nowhere: there is no element with id \"nowhere\" on /"),
@@ -66,7 +72,7 @@ fn broken_links_fragments_and_images_are_findings_and_fail_the_check() {
         report.contains("image /favicon.svg has no alt attribute"),
         "{report}"
     );
-    assert!(report.contains("3 findings"), "{report}");
+    assert!(report.contains("4 findings"), "{report}");
 }
 
 #[test]

@@ -137,7 +137,7 @@ fn two_files_claiming_one_route_is_an_error() {
         "title: A\ndescription: B\nblocks: []\n",
     );
     let err = site.build_err();
-    assert!(err.contains("the route `/about` is claimed by both content/pages/about.md and content/pages/about.yaml"), "{err}");
+    assert!(err.contains("the route `/about/` is claimed by both content/pages/about.md and content/pages/about.yaml"), "{err}");
 }
 
 #[test]
@@ -218,4 +218,93 @@ fn an_island_that_throws_while_rendering_names_itself() {
     assert!(err.contains("island `Badge` failed to render"), "{err}");
     assert!(err.contains("no badge today"), "{err}");
     assert!(err.contains("templates/layouts/with-badge.html:4"), "{err}");
+}
+
+/// The settings a production build needs, as CI sets them.
+const PRODUCTION: [(&str, &str); 4] = [
+    ("SITE_PRODUCTION", "1"),
+    ("SITE_BASE_URL", "https://www.fixture-company.com"),
+    ("SITE_STORAGE_URL", "https://abcdefghijklmnop.supabase.co"),
+    ("SITE_STORAGE_ANON_KEY", "sb_publishable_fixture"),
+];
+
+#[test]
+fn a_production_build_refuses_to_run_without_its_settings() {
+    let site = Site::new("basic");
+    site.build_ok(&[]);
+    let before = hash_tree(&site.dist());
+    let out = site.build_with_env(&["--production"], &[]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("error: content/site.yaml:2:11: base_url: `https://fixture.example` cannot be the address of the live site: fixture.example is a placeholder or local address"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "error: content/site.yaml: storage.url: a production build needs the storage URL"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("SITE_STORAGE_URL"),
+        "says how to set it: {err}"
+    );
+    assert!(
+        err.contains(
+            "storage.anon_key: a production build needs the project's anon (publishable) key"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("3 errors found"), "{err}");
+    assert_eq!(hash_tree(&site.dist()), before, "the previous output stays");
+
+    // SITE_PRODUCTION alone makes it a production build too.
+    let out = site.build_with_env(&[], &[("SITE_PRODUCTION", "1")]);
+    assert!(!out.status.success());
+}
+
+#[test]
+fn a_production_build_publishes_only_to_the_storage_it_names() {
+    let site = Site::new("basic");
+    let out = site.build_with_env(&[], &PRODUCTION);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("(production, cloudflare-pages)"));
+    let headers = site.read("dist/_headers");
+    assert!(
+        headers.contains("connect-src 'self' https://abcdefghijklmnop.supabase.co;"),
+        "{headers}"
+    );
+    assert_eq!(headers.matches("supabase.co").count(), 1, "{headers}");
+    assert!(site
+        .read("dist/sitemap.xml")
+        .contains("<loc>https://www.fixture-company.com/about/</loc>"));
+
+    let insecure = site.build_with_env(
+        &[],
+        &[
+            PRODUCTION[0],
+            PRODUCTION[1],
+            ("SITE_STORAGE_URL", "http://abcdefghijklmnop.supabase.co"),
+            PRODUCTION[3],
+        ],
+    );
+    let err = String::from_utf8_lossy(&insecure.stderr);
+    assert!(
+        err.contains("storage.url: `http://abcdefghijklmnop.supabase.co` cannot receive uploads: it must start with https://"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_development_build_without_storage_only_warns() {
+    let site = Site::new("basic");
+    let out = site.build(&[]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("warning: storage.url is empty"), "{err}");
 }

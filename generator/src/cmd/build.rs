@@ -13,6 +13,8 @@ pub fn options(args: &BuildArgs, serving: bool) -> Options {
         base_url: args.base_url.clone(),
         serving,
         strict_budgets: args.strict_budgets,
+        host: args.for_host,
+        production: args.production,
     }
 }
 
@@ -42,13 +44,19 @@ pub fn print_report(report: &Report, options: &Options, verbose: bool) {
         eprintln!("warning: {w}");
     }
     println!(
-        "Built {} page{}, {} files, {} in {} ms → {}",
+        "Built {} page{}, {} files, {} in {} ms → {} ({}{})",
         report.pages,
         if report.pages == 1 { "" } else { "s" },
         report.files,
         human_bytes(report.bytes),
         report.elapsed.as_millis(),
         options.out.display(),
+        if report.production {
+            "production, "
+        } else {
+            ""
+        },
+        report.host.name(),
     );
     if !report.weights.is_empty() {
         println!("  page weight in KB after gzip (HTML · CSS · JavaScript):");

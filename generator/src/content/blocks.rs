@@ -82,7 +82,7 @@ impl Block {
 pub struct Action {
     pub label: String,
     #[serde(default)]
-    pub href: Option<String>,
+    pub href: Option<super::Href>,
     /// `primary` (filled) or `secondary` (outlined).
     #[serde(default)]
     pub style: ActionStyle,

@@ -3,6 +3,7 @@
 
 mod blocks;
 mod page;
+pub mod routes;
 pub mod site;
 
 use std::collections::BTreeMap;
@@ -12,6 +13,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 pub use page::{long_date, Page};
+pub use routes::{canonical_href, route_for, Href};
 pub use site::SiteConfig;
 
 use crate::diagnostics::{relative, Diagnostic};
@@ -73,15 +75,15 @@ pub fn load(root: &Path) -> Result<Content, Vec<Diagnostic>> {
 /// The storage settings alone, for `site serve`'s storage API: it must run even
 /// while the rest of `site.yaml` has errors.
 pub fn storage_settings(root: &Path) -> site::Storage {
-    std::fs::read_to_string(root.join("content").join("site.yaml"))
+    let written = std::fs::read_to_string(root.join("content").join("site.yaml"))
         .ok()
         .and_then(|text| yaml::parse(&text).ok())
         .and_then(|node| {
             node.get("storage")
                 .and_then(|s| yaml::from_node::<site::Storage>(s, "storage").ok())
         })
-        .unwrap_or_default()
-        .with_environment()
+        .unwrap_or_default();
+    crate::settings::storage_with_environment(written)
 }
 
 fn load_config(root: &Path) -> Result<SiteConfig, Vec<Diagnostic>> {
@@ -137,46 +139,4 @@ fn load_page(root: &Path, pages_dir: &Path, path: &Path) -> Result<Page, Vec<Dia
             .map(|e| Diagnostic::from_yaml(&file, &text, e))
             .collect()
     })
-}
-
-/// `about.yaml` → `/about`, `services/cloud.md` → `/services/cloud`, `index.yaml` → `/`.
-pub fn route_for(pages_dir: &Path, path: &Path) -> Result<String, String> {
-    let rel = path
-        .strip_prefix(pages_dir)
-        .unwrap_or(path)
-        .with_extension("");
-    let mut segments: Vec<String> = Vec::new();
-    for part in rel.components() {
-        let part = part.as_os_str().to_string_lossy().to_string();
-        let valid = !part.is_empty()
-            && part
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
-        if !valid {
-            return Err(format!(
-                "`{part}` cannot be part of a web address: name content files and folders with lowercase letters, digits and hyphens"
-            ));
-        }
-        segments.push(part);
-    }
-    if segments.last().map(String::as_str) == Some("index") {
-        segments.pop();
-    }
-    Ok(format!("/{}", segments.join("/")))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn routes_come_from_file_paths() {
-        let dir = Path::new("/s/content/pages");
-        let route = |p: &str| route_for(dir, &dir.join(p));
-        assert_eq!(route("index.yaml").unwrap(), "/");
-        assert_eq!(route("about.yaml").unwrap(), "/about");
-        assert_eq!(route("services/cloud.md").unwrap(), "/services/cloud");
-        assert_eq!(route("services/index.md").unwrap(), "/services");
-        assert!(route("Our Team.md").is_err());
-    }
 }

@@ -10,7 +10,7 @@ use crate::yaml::{self, Node};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Page {
-    /// The URL path, `/` or `/services/cloud` (no trailing slash).
+    /// The address, `/` or `/services/cloud/` (always with the trailing slash).
     pub route: String,
     /// The file it came from, relative to the site root.
     pub source: String,

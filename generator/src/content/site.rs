@@ -9,6 +9,11 @@ pub struct SiteConfig {
     pub name: String,
     /// The public address the site is published at, e.g. `https://www.example.com`.
     pub base_url: String,
+    /// Where the site is published: `cloudflare-pages` (the default), `netlify`,
+    /// `github-pages` or `nginx`. It decides the host's own files in the output
+    /// (`_headers`, `_nginx.conf`) and whether precompressed twins ship.
+    #[serde(default)]
+    pub host: crate::hosts::Host,
     #[serde(default = "default_language")]
     pub language: String,
     /// A short line shown beside the name in the footer.
@@ -52,9 +57,15 @@ pub struct Budgets {
 }
 
 impl Budgets {
-    /// The limits that apply to `route`.
+    /// The limits that apply to `route`; a key may be written with or without its
+    /// trailing slash (`/contact` is `/contact/`).
     pub fn for_route(&self, route: &str) -> Budget {
-        let own = self.routes.get(route).cloned().unwrap_or_default();
+        let own = self
+            .routes
+            .iter()
+            .find(|(key, _)| super::canonical_href(key) == route)
+            .map(|(_, b)| b.clone())
+            .unwrap_or_default();
         Budget {
             javascript_kb: own.javascript_kb.or(self.default.javascript_kb),
             css_kb: own.css_kb.or(self.default.css_kb),
@@ -71,7 +82,7 @@ fn default_language() -> String {
 #[serde(deny_unknown_fields)]
 pub struct Link {
     pub label: String,
-    pub href: String,
+    pub href: super::Href,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -119,7 +130,7 @@ pub struct Contact {
 
 /// Where the contact form uploads attachments. An empty `url` means the site's own
 /// origin, which `site serve` provides. `SITE_STORAGE_URL` and `SITE_STORAGE_ANON_KEY`
-/// override these at build time.
+/// override these at build time (see `settings.rs`).
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Storage {
@@ -133,19 +144,6 @@ pub struct Storage {
 
 fn default_bucket() -> String {
     "contact-attachments".to_string()
-}
-
-impl Storage {
-    /// The settings with `SITE_STORAGE_URL` and `SITE_STORAGE_ANON_KEY` applied.
-    pub fn with_environment(mut self) -> Storage {
-        if let Ok(url) = std::env::var("SITE_STORAGE_URL") {
-            self.url = url;
-        }
-        if let Ok(key) = std::env::var("SITE_STORAGE_ANON_KEY") {
-            self.anon_key = key;
-        }
-        self
-    }
 }
 
 impl Default for Storage {

@@ -50,7 +50,12 @@ pub fn register(
         Value::from_safe_string(organization.clone())
     });
 
-    let nav: Vec<String> = content.config.nav.iter().map(|l| l.href.clone()).collect();
+    let nav: Vec<String> = content
+        .config
+        .nav
+        .iter()
+        .map(|l| l.href.as_str().to_string())
+        .collect();
     env.add_function("nav_active", move |route: &str| nav_active(&nav, route));
 
     env.add_filter("markdown", |text: &str| {
@@ -319,13 +324,12 @@ fn asset_url(bundle: &Bundle, public: &Path, path: &str) -> Result<String, Error
 }
 
 /// The navigation link that `route` belongs to: the exact link, or the longest link
-/// that is a parent of it (`/services/cloud` → `/services`). Home matches only `/`.
+/// that is a parent of it (`/services/cloud/` → `/services/`). Home matches only `/`.
 pub fn nav_active(nav: &[String], route: &str) -> String {
     nav.iter()
         .filter(|href| {
             let href = href.as_str();
-            route == href
-                || (href != "/" && route.starts_with(href) && route[href.len()..].starts_with('/'))
+            route == href || (href != "/" && href.ends_with('/') && route.starts_with(href))
         })
         .max_by_key(|href| href.len())
         .cloned()
@@ -362,13 +366,13 @@ mod tests {
 
     #[test]
     fn finds_the_active_navigation_link() {
-        let nav: Vec<String> = ["/", "/about", "/services", "/contact"]
+        let nav: Vec<String> = ["/", "/about/", "/services/", "/contact/"]
             .map(String::from)
             .to_vec();
         assert_eq!(nav_active(&nav, "/"), "/");
-        assert_eq!(nav_active(&nav, "/services"), "/services");
-        assert_eq!(nav_active(&nav, "/services/cloud"), "/services");
-        assert_eq!(nav_active(&nav, "/servicesx"), "");
-        assert_eq!(nav_active(&nav, "/privacy-policy"), "");
+        assert_eq!(nav_active(&nav, "/services/"), "/services/");
+        assert_eq!(nav_active(&nav, "/services/cloud/"), "/services/");
+        assert_eq!(nav_active(&nav, "/servicesx/"), "");
+        assert_eq!(nav_active(&nav, "/privacy-policy/"), "");
     }
 }

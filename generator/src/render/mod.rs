@@ -97,7 +97,7 @@ pub fn environment(
         let prefix = format!("{}/", section.trim_end_matches('/'));
         let found: Vec<&Listed> = by_date
             .iter()
-            .filter(|p| p.route.starts_with(&prefix))
+            .filter(|p| p.route.starts_with(&prefix) && p.route != prefix)
             .collect();
         Value::from(Serde(found))
     });
@@ -311,7 +311,7 @@ fn html_formatter(
     }
 }
 
-/// `https://example.com` + `/about` → `https://example.com/about`; the home page ends in `/`.
+/// `https://example.com` + `/about/` → `https://example.com/about/`.
 pub fn canonical_url(base_url: &str, route: &str) -> String {
     format!("{}{}", base_url.trim_end_matches('/'), route)
 }

@@ -1,7 +1,8 @@
-//! The built site served as the static host serves it: `/about` is
-//! `about/index.html`, `/about/` redirects to `/about`, a missing route gets
-//! `404.html` with status 404, every response carries the headers of `_headers`,
-//! and text is sent gzip or brotli compressed with ETags and `304 Not Modified`.
+//! The built site served as its host serves it: `/about/` is `about/index.html`,
+//! `/about` redirects to `/about/` (308 on Cloudflare Pages, 301 elsewhere), a
+//! missing route gets `404.html` with status 404, every response carries the
+//! headers the host will send, and text is sent gzip or brotli compressed with
+//! ETags and `304 Not Modified`.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -14,6 +15,7 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 
 use crate::headers::{self, Rule};
+use crate::hosts::Host;
 use crate::serve::live;
 
 /// Compressed bodies by (ETag, encoding), so each version is compressed once.
@@ -21,7 +23,8 @@ type CompressedCache = Mutex<HashMap<(String, Encoding), Arc<Vec<u8>>>>;
 
 pub struct Files {
     pub out: PathBuf,
-    pub rules: RwLock<Vec<Rule>>,
+    /// The host the last good build was made for, and the headers it sends.
+    served: RwLock<(Host, Vec<Rule>)>,
     /// Whether HTML gets the live-reload script.
     pub live: bool,
     compressed: CompressedCache,
@@ -44,22 +47,17 @@ impl Encoding {
 
 impl Files {
     pub fn new(out: &Path, live: bool) -> Files {
-        let files = Files {
+        Files {
             out: out.to_path_buf(),
-            rules: RwLock::new(Vec::new()),
+            served: RwLock::new((Host::default(), Vec::new())),
             live,
             compressed: Mutex::new(HashMap::new()),
-        };
-        files.reload_rules();
-        files
+        }
     }
 
-    /// Reads `_headers` again after a build.
-    pub fn reload_rules(&self) {
-        let rules = std::fs::read_to_string(self.out.join("_headers"))
-            .map(|t| headers::parse(&t))
-            .unwrap_or_default();
-        *self.rules.write().unwrap_or_else(PoisonError::into_inner) = rules;
+    /// Takes the host and headers of a new good build.
+    pub fn built(&self, host: Host, rules: Vec<Rule>) {
+        *self.served.write().unwrap_or_else(PoisonError::into_inner) = (host, rules);
     }
 }
 
@@ -86,21 +84,48 @@ fn decode_path(path: &str) -> Option<String> {
     safe.then_some(decoded)
 }
 
-fn find_file(out: &Path, path: &str) -> Option<PathBuf> {
+/// What the host answers for a path.
+#[derive(Debug, PartialEq, Eq)]
+enum Resolved {
+    File(PathBuf),
+    /// A redirect to the address the host serves (the query is added later).
+    Redirect(u16, String),
+    NotFound,
+}
+
+/// The host's path rules: `/about/` is `about/index.html`; `/about` redirects to
+/// `/about/`; `/about/index.html` redirects to `/about/` where the host does so;
+/// `/favicon.svg/` redirects to `/favicon.svg`; the host's own files are hidden.
+fn resolve(out: &Path, host: Host, path: &str) -> Resolved {
     let rel = path.trim_start_matches('/');
-    if rel.is_empty() {
-        let index = out.join("index.html");
-        return index.is_file().then_some(index);
+    let visible = |rel: &str| !rel.split('/').any(|s| host.is_config_file(s)) || rel.is_empty();
+    if !visible(rel) {
+        return Resolved::NotFound;
     }
-    if rel == "_headers" {
-        return None;
+    if rel.is_empty() || rel.ends_with('/') {
+        let index = out.join(rel).join("index.html");
+        if index.is_file() {
+            return Resolved::File(index);
+        }
+        let file = rel.trim_end_matches('/');
+        if !file.is_empty() && out.join(file).is_file() {
+            return Resolved::Redirect(host.folder_redirect(), format!("/{file}"));
+        }
+        return Resolved::NotFound;
     }
-    let direct = out.join(rel);
-    if direct.is_file() {
-        return Some(direct);
+    if let Some(folder) = rel.strip_suffix("index.html") {
+        if host.redirects_index_html() && (folder.is_empty() || folder.ends_with('/')) {
+            return Resolved::Redirect(308, format!("/{folder}"));
+        }
     }
-    let index = direct.join("index.html");
-    index.is_file().then_some(index)
+    let file = out.join(rel);
+    if file.is_file() {
+        return Resolved::File(file);
+    }
+    if file.join("index.html").is_file() {
+        return Resolved::Redirect(host.folder_redirect(), format!("/{rel}/"));
+    }
+    Resolved::NotFound
 }
 
 fn content_type(path: &Path) -> String {
@@ -181,25 +206,21 @@ pub async fn serve(
     let Some(path) = decode_path(uri.path()) else {
         return (StatusCode::BAD_REQUEST, "Bad request").into_response();
     };
-    // One canonical form: no trailing slash.
-    if path.len() > 1 && path.ends_with('/') {
-        let mut location = path.trim_end_matches('/').to_string();
-        if location.is_empty() {
-            location.push('/');
+    let (host, _) = files
+        .served
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone();
+    let (status, file) = match resolve(&files.out, host, &path) {
+        Resolved::File(f) => (StatusCode::OK, f),
+        Resolved::Redirect(code, mut location) => {
+            if let Some(q) = uri.query() {
+                location = format!("{location}?{q}");
+            }
+            let code = StatusCode::from_u16(code).unwrap_or(StatusCode::MOVED_PERMANENTLY);
+            return (code, [(header::LOCATION, location)]).into_response();
         }
-        if let Some(q) = uri.query() {
-            location = format!("{location}?{q}");
-        }
-        return (
-            StatusCode::MOVED_PERMANENTLY,
-            [(header::LOCATION, location)],
-        )
-            .into_response();
-    }
-
-    let (status, file) = match find_file(&files.out, &path) {
-        Some(f) => (StatusCode::OK, f),
-        None => (StatusCode::NOT_FOUND, files.out.join("404.html")),
+        Resolved::NotFound => (StatusCode::NOT_FOUND, files.out.join("404.html")),
     };
     let mut body = match tokio::fs::read(&file).await {
         Ok(b) => b,
@@ -222,7 +243,11 @@ pub async fn serve(
 
     let mut response_headers = HeaderMap::new();
     for (k, v) in headers::for_path(
-        &files.rules.read().unwrap_or_else(PoisonError::into_inner),
+        &files
+            .served
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .1,
         &path,
     ) {
         if let (Ok(k), Ok(v)) = (
@@ -305,6 +330,47 @@ mod tests {
         assert_eq!(decode_path("/%2e%2e/secret"), None);
         assert_eq!(decode_path("/a%5c..%5cb"), None);
         assert_eq!(decode_path("/bad%zz"), None);
+    }
+
+    #[test]
+    fn folders_are_served_at_their_address_with_the_slash() {
+        let out = std::env::temp_dir().join(format!("site-files-test-{}", std::process::id()));
+        std::fs::create_dir_all(out.join("about")).unwrap();
+        std::fs::write(out.join("index.html"), "home").unwrap();
+        std::fs::write(out.join("about/index.html"), "about").unwrap();
+        std::fs::write(out.join("favicon.svg"), "<svg/>").unwrap();
+        std::fs::write(out.join("_headers"), "").unwrap();
+        let cf = Host::CloudflarePages;
+        let r = |host: Host, p: &str| resolve(&out, host, p);
+        assert_eq!(r(cf, "/"), Resolved::File(out.join("index.html")));
+        assert_eq!(
+            r(cf, "/about/"),
+            Resolved::File(out.join("about/index.html"))
+        );
+        assert_eq!(r(cf, "/about"), Resolved::Redirect(308, "/about/".into()));
+        assert_eq!(
+            r(Host::Netlify, "/about"),
+            Resolved::Redirect(301, "/about/".into())
+        );
+        assert_eq!(
+            r(cf, "/about/index.html"),
+            Resolved::Redirect(308, "/about/".into())
+        );
+        assert_eq!(
+            r(Host::GithubPages, "/about/index.html"),
+            Resolved::File(out.join("about/index.html"))
+        );
+        assert_eq!(
+            r(cf, "/favicon.svg"),
+            Resolved::File(out.join("favicon.svg"))
+        );
+        assert_eq!(
+            r(cf, "/favicon.svg/"),
+            Resolved::Redirect(308, "/favicon.svg".into())
+        );
+        assert_eq!(r(cf, "/_headers"), Resolved::NotFound);
+        assert_eq!(r(cf, "/missing/"), Resolved::NotFound);
+        std::fs::remove_dir_all(&out).unwrap();
     }
 
     #[test]

@@ -39,13 +39,28 @@ pub fn run(mut options: Options, host: &str, port: u16, verbose: bool) -> bool {
     };
     let live = Arc::new(Live::new());
     let mut session = Session::default();
-    build(&options, &mut session, &live, verbose);
     let files = Arc::new(Files::new(&options.out, true));
+    build(&options, &mut session, &live, &files, verbose);
 
     let settings = content::storage_settings(&options.root);
+    let buckets: Vec<Bucket> = storage::policy::BUCKETS
+        .iter()
+        .map(|p| Bucket::from_policy(p))
+        .collect();
+    if !buckets.iter().any(|b| b.name == settings.bucket) {
+        eprintln!(
+            "warning: storage.bucket `{}` does not exist in production (supabase/migrations              creates {}); uploads will be refused with 404, here as there",
+            settings.bucket,
+            storage::policy::BUCKETS
+                .iter()
+                .map(|b| b.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     let store = match Store::new(
         &options.root.join(".site").join("storage"),
-        vec![Bucket::contact_attachments(&settings.bucket)],
+        buckets,
         &settings.anon_key,
     ) {
         Ok(s) => Arc::new(s),
@@ -120,12 +135,12 @@ async fn listen(app: Router, host: &str, port: u16, out: &Path) -> bool {
 
 /// One build: on success open pages reload; on failure the last good site stays
 /// and the errors go to the terminal and to the pages' overlay.
-fn build(options: &Options, session: &mut Session, live: &Live, verbose: bool) -> bool {
+fn build(options: &Options, session: &mut Session, live: &Live, files: &Files, verbose: bool) {
     match pipeline::build_in(options, session) {
         Ok(report) => {
             print_report(&report, options, verbose);
+            files.built(report.host, report.served_headers);
             live.built();
-            true
         }
         Err(diags) => {
             eprint!(
@@ -133,7 +148,6 @@ fn build(options: &Options, session: &mut Session, live: &Live, verbose: bool) -
                 diagnostics::render(&diags, std::io::stderr().is_terminal())
             );
             live.failed(diagnostics::render(&diags, false));
-            false
         }
     }
 }
@@ -154,8 +168,6 @@ fn rebuild_loop(
         if changes.contains(&Change::Bundle) {
             session.islands_or_styles_changed();
         }
-        if build(options, &mut session, live, verbose) {
-            files.reload_rules();
-        }
+        build(options, &mut session, live, files, verbose);
     }
 }

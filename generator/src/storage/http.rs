@@ -157,6 +157,11 @@ async fn receive(
             return Err(StorageError::TooLarge);
         }
     }
+    // The real server upserts only with the string `true`.
+    let upsert = request
+        .headers()
+        .get("x-upsert")
+        .is_some_and(|v| v.as_bytes() == b"true");
     let checked = path_params(path).and_then(|(bucket_name, key)| {
         authorize(store, request.headers())?;
         let bucket = store.bucket(&bucket_name)?.clone();
@@ -194,11 +199,17 @@ async fn receive(
             }
             continue;
         }
-        let mime = content_type_field
+        let declared = content_type_field
             .clone()
             .or_else(|| field.content_type().map(str::to_string))
             .unwrap_or_else(|| "application/octet-stream".into());
-        break store_file(store, &bucket, &key, &mime, cache_control.as_deref(), field).await;
+        let wanted = Wanted {
+            key: &key,
+            mime: &essence(&declared),
+            cache_control: cache_control.as_deref(),
+            upsert,
+        };
+        break store_file(store, &bucket, wanted, field).await;
     };
     // Read what is left so the client receives the reply instead of a reset.
     while let Ok(Some(mut field)) = multipart.next_field().await {
@@ -238,16 +249,48 @@ fn multipart_error(e: axum::extract::multipart::MultipartError) -> StorageError 
     }
 }
 
+/// `image/png; charset=utf-8` → `image/png`: the real server stores the bare type.
+fn essence(mime: &str) -> String {
+    mime.split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
+}
+
+/// What an upload asks for.
+struct Wanted<'a> {
+    key: &'a str,
+    mime: &'a str,
+    cache_control: Option<&'a str>,
+    upsert: bool,
+}
+
+/// The refusal of the database's row-level security, word for word.
+fn refused_by_policy() -> StorageError {
+    StorageError::AccessDenied("new row violates row-level security policy".into())
+}
+
 async fn store_file(
     store: &Store,
     bucket: &Bucket,
-    key: &str,
-    mime: &str,
-    cache_control: Option<&str>,
+    wanted: Wanted<'_>,
     mut field: axum::extract::multipart::Field<'_>,
 ) -> Result<String, StorageError> {
+    let Wanted {
+        key,
+        mime,
+        cache_control,
+        upsert,
+    } = wanted;
     if !bucket.allows(mime) {
         return Err(StorageError::InvalidMimeType(mime.to_string()));
+    }
+    super::validate_key(key)?;
+    // The production policy lets the public insert new objects under its folder
+    // and nothing else; an upsert needs UPDATE, which the public does not have.
+    if upsert || !bucket.permits_insert(key) {
+        return Err(refused_by_policy());
     }
     if store.exists(bucket, key)? {
         return Err(StorageError::Duplicate);
@@ -391,6 +434,13 @@ fn parse_range(value: &str, total: u64) -> Option<(u64, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn declared_types_are_stored_without_their_parameters() {
+        assert_eq!(essence("image/png;charset=utf-8"), "image/png");
+        assert_eq!(essence(" Image/PNG ; q=1"), "image/png");
+        assert_eq!(essence("image/gif"), "image/gif");
+    }
 
     #[test]
     fn ranges_are_read_like_http_says() {

@@ -9,32 +9,44 @@
 //! in a valid key, so object folders never collide with key prefixes.
 
 pub mod http;
+pub mod policy;
 
 use std::path::{Path, PathBuf};
 
 use md5::{Digest, Md5};
 use serde::{Deserialize, Serialize};
 
-/// A bucket and its limits, enforced by the server itself.
+use policy::BucketPolicy;
+
+/// A bucket, its limits and its upload policy, all enforced by the server itself.
 #[derive(Debug, Clone)]
 pub struct Bucket {
     pub name: String,
     pub public: bool,
     pub size_limit: u64,
     pub allowed_types: Vec<String>,
+    policy: &'static BucketPolicy,
 }
 
 impl Bucket {
-    /// The contact form's bucket: public, 5 MiB, JPEG, PNG and GIF.
-    pub fn contact_attachments(name: &str) -> Bucket {
+    /// A bucket as the production project has it (`policy.rs`).
+    pub fn from_policy(policy: &'static BucketPolicy) -> Bucket {
         Bucket {
-            name: name.to_string(),
-            public: true,
-            size_limit: 5 * 1024 * 1024,
-            allowed_types: ["image/jpeg", "image/png", "image/gif"]
-                .map(String::from)
-                .to_vec(),
+            name: policy.name.to_string(),
+            public: policy.public,
+            size_limit: policy.file_size_limit,
+            allowed_types: policy
+                .allowed_mime_types
+                .iter()
+                .map(|t| t.to_string())
+                .collect(),
+            policy,
         }
+    }
+
+    /// Whether the public may upload a new object at `key` (row-level security).
+    pub fn permits_insert(&self, key: &str) -> bool {
+        self.policy.permits_insert(key)
     }
 
     /// The server's rule: exact `type/subtype`, or `type/*`.
@@ -307,7 +319,7 @@ mod tests {
 
     #[test]
     fn mime_types_match_exactly_or_by_family() {
-        let bucket = Bucket::contact_attachments("b");
+        let bucket = Bucket::from_policy(&policy::CONTACT_ATTACHMENTS);
         assert!(bucket.allows("image/png"));
         assert!(!bucket.allows("image/heic"));
         assert!(!bucket.allows("image/png; charset=binary"));
@@ -331,8 +343,13 @@ mod tests {
     #[test]
     fn an_existing_key_is_never_overwritten_and_failed_uploads_leave_nothing() {
         let dir = std::env::temp_dir().join(format!("site-storage-test-{}", std::process::id()));
-        let store = Store::new(&dir, vec![Bucket::contact_attachments("b")], "k").unwrap();
-        let bucket = store.bucket("b").unwrap().clone();
+        let store = Store::new(
+            &dir,
+            vec![Bucket::from_policy(&policy::CONTACT_ATTACHMENTS)],
+            "k",
+        )
+        .unwrap();
+        let bucket = store.bucket("contact-attachments").unwrap().clone();
 
         let mut first = store.begin(&bucket, "public/a.png").unwrap();
         let mut second = store.begin(&bucket, "public/a.png").unwrap();

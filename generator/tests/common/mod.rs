@@ -61,14 +61,28 @@ impl Site {
     }
 
     pub fn build(&self, extra: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_site"))
-            .arg("build")
+        self.build_with_env(extra, &[])
+    }
+
+    /// Builds with these environment variables set (and the production ones of
+    /// the calling environment removed, so tests never inherit them).
+    pub fn build_with_env(&self, extra: &[&str], env: &[(&str, &str)]) -> Output {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_site"));
+        cmd.arg("build")
             .arg("--root")
             .arg(&self.root)
             .args(extra)
-            .env("SOURCE_DATE_EPOCH", "1767225600")
-            .output()
-            .unwrap()
+            .env("SOURCE_DATE_EPOCH", "1767225600");
+        for var in [
+            "SITE_PRODUCTION",
+            "SITE_BASE_URL",
+            "SITE_STORAGE_URL",
+            "SITE_STORAGE_ANON_KEY",
+        ] {
+            cmd.env_remove(var);
+        }
+        cmd.envs(env.iter().copied());
+        cmd.output().unwrap()
     }
 
     /// Builds and asserts success; returns stdout.

@@ -1,0 +1,178 @@
+// Debian's nginx configured the way each host serves a folder, from the hosts'
+// own documentation (docs/deploy.md cites it):
+//   cloudflare-pages  /about → 308 /about/, /about/index.html → 308 /about/,
+//                     /404.html → 308 /404; `_headers` rules joined per path;
+//                     default Cache-Control: public, max-age=0, must-revalidate
+//   netlify           /about → 301 /about/; `_headers` as above; same default
+//   github-pages      /about → 301 /about/; no custom headers; max-age=600
+//   nginx             not an imitation: the `_nginx.conf` the build writes,
+//                     included in a server block like deploy/nginx/site.conf
+// Every host answers an unknown path with `404.html` and status 404.
+
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir, userInfo } from "node:os";
+import path from "node:path";
+import { freePort } from "./support.mjs";
+
+const DEFAULT_CACHE = "public, max-age=0, must-revalidate";
+
+export const HOSTS = {
+  "cloudflare-pages": { folderRedirect: 308, redirectsIndexHtml: true, redirectsHtmlFiles: true, headersFile: true, defaults: { "Cache-Control": DEFAULT_CACHE } },
+  netlify: { folderRedirect: 301, redirectsIndexHtml: false, redirectsHtmlFiles: false, headersFile: true, defaults: { "Cache-Control": DEFAULT_CACHE } },
+  "github-pages": { folderRedirect: 301, redirectsIndexHtml: false, redirectsHtmlFiles: false, headersFile: false, defaults: { "Cache-Control": "max-age=600" } },
+  nginx: null,
+};
+
+/** Every file of `dir`, relative, with `/` separators. */
+function walk(dir, prefix = "") {
+  const out = [];
+  for (const name of readdirSync(dir).sort()) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...walk(full, `${prefix}${name}/`));
+    else out.push(`${prefix}${name}`);
+  }
+  return out;
+}
+
+/** The rules of a `_headers` file. */
+export function parseHeaders(text) {
+  const rules = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim() || line.trim().startsWith("#")) continue;
+    if (!/^\s/.test(line)) rules.push({ pattern: line.trim(), headers: [] });
+    else if (rules.length > 0) {
+      const i = line.indexOf(":");
+      rules.at(-1).headers.push([line.slice(0, i).trim(), line.slice(i + 1).trim()]);
+    }
+  }
+  return rules;
+}
+
+/** Whether a `_headers` pattern matches a path: `*` any rest, `:name` one segment. */
+function matches(pattern, urlPath) {
+  const source = pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/:[A-Za-z]+/g, "[^/]+");
+  return new RegExp(`^${source}$`).test(urlPath);
+}
+
+/** The headers a host sends for `urlPath`: every matching rule (joined), then its defaults. */
+export function hostHeaders(profile, rules, urlPath) {
+  const out = new Map(); // lower-case name → [name, value]
+  if (profile.headersFile) {
+    for (const rule of rules.filter((r) => matches(r.pattern, urlPath))) {
+      for (const [k, v] of rule.headers) {
+        const prior = out.get(k.toLowerCase());
+        out.set(k.toLowerCase(), [k, prior ? `${prior[1]}, ${v}` : v]);
+      }
+    }
+  }
+  for (const [k, v] of Object.entries(profile.defaults)) if (!out.has(k.toLowerCase())) out.set(k.toLowerCase(), [k, v]);
+  return [...out.values()];
+}
+
+const quote = (v) => `"${v.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
+const addHeaders = (headers) => headers.map(([k, v]) => `    add_header ${k} ${quote(v)} always;`).join("\n");
+
+/** A server block that answers as the host would, one exact location per address. */
+function imitation(dist, profile) {
+  const rules = profile.headersFile && existsSync(path.join(dist, "_headers")) ? parseHeaders(readFileSync(path.join(dist, "_headers"), "utf8")) : [];
+  const blocks = [];
+  const serve = (urlPath, file) =>
+    blocks.push(`  location = ${urlPath} {\n${addHeaders(hostHeaders(profile, rules, urlPath))}\n    try_files /${file} =404;\n  }`);
+  const redirect = (urlPath, status, to) => blocks.push(`  location = ${urlPath} {\n    return ${status} ${to}$is_args$args;\n  }`);
+  for (const file of walk(dist)) {
+    if (file === "_headers" || file.startsWith(".")) continue;
+    if (file === "index.html" || file.endsWith("/index.html")) {
+      const folder = `/${file.slice(0, -"index.html".length)}`;
+      serve(folder, file);
+      if (folder !== "/") redirect(folder.slice(0, -1), profile.folderRedirect, folder);
+      if (profile.redirectsIndexHtml) redirect(`/${file}`, 308, folder);
+      else serve(`/${file}`, file);
+    } else if (file.endsWith(".html") && profile.redirectsHtmlFiles) {
+      redirect(`/${file}`, 308, `/${file.slice(0, -5)}`);
+      serve(`/${file.slice(0, -5)}`, file);
+    } else {
+      serve(`/${file}`, file);
+    }
+  }
+  return `
+  absolute_redirect off;
+  error_page 404 @not_found;
+  location @not_found {
+${addHeaders(hostHeaders(profile, rules, "/404.html"))}
+    rewrite ^ /404.html break;
+  }
+  location / {
+    return 404;
+  }
+${blocks.join("\n")}`;
+}
+
+/** Starts nginx serving `dist` as `host` does; resolves to `{ url, stop, log }`. */
+export async function startHost(dist, host) {
+  const dir = mkdtempSync(path.join(tmpdir(), "site-nginx-"));
+  const port = await freePort();
+  const brotli = "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so";
+  const profile = HOSTS[host];
+  const server = profile
+    ? imitation(dist, profile)
+    : `
+  include ${path.join(dist, "_nginx.conf")};
+  brotli_static on;
+  gzip on;
+  gzip_types text/css application/javascript image/svg+xml application/xml text/xml text/plain;`;
+  const conf = `
+${userInfo().uid === 0 ? "user root;" : ""}
+${existsSync(brotli) ? `load_module ${brotli};` : ""}
+worker_processes 1;
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 256; }
+http {
+  include /etc/nginx/mime.types;
+  default_type application/octet-stream;
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  server {
+    listen 127.0.0.1:${port};
+    root ${dist};
+${server}
+  }
+}
+`;
+  writeFileSync(path.join(dir, "nginx.conf"), conf);
+  const child = spawn("/usr/sbin/nginx", ["-c", path.join(dir, "nginx.conf"), "-p", dir], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const url = `http://127.0.0.1:${port}`;
+  const log = () => stderr + (existsSync(path.join(dir, "error.log")) ? readFileSync(path.join(dir, "error.log"), "utf8") : "");
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      await fetch(url + "/", { redirect: "manual" });
+      break;
+    } catch {
+      if (child.exitCode !== null || Date.now() > deadline) {
+        child.kill("SIGKILL");
+        throw new Error(`nginx did not start for ${host}:\n${log()}\n${conf}`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return {
+    url,
+    log,
+    async stop() {
+      // SIGQUIT is nginx's graceful shutdown.
+      if (child.exitCode === null) child.kill("SIGQUIT");
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,290 @@
+//! Where the site is published, and what each host needs from the output. Every
+//! host answers a page at its address with the trailing slash (`/about/`) with
+//! 200; they differ in how they take headers and compression (docs/deploy.md).
+
+use serde::{Deserialize, Serialize};
+
+use crate::headers::{self, Rule};
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Host {
+    /// Reads `_headers`; redirects `/about` to `/about/` with 308; compresses itself.
+    #[default]
+    CloudflarePages,
+    /// Reads `_headers`; redirects `/about` to `/about/` with 301; compresses itself.
+    Netlify,
+    /// Sends no custom headers (the policies go into each page as `<meta>`);
+    /// redirects `/about` to `/about/` with 301; compresses itself.
+    GithubPages,
+    /// Includes `_nginx.conf`, written by the build; serves the `.br`/`.gz` twins.
+    Nginx,
+}
+
+impl Host {
+    pub const ALL: [Host; 4] = [
+        Host::CloudflarePages,
+        Host::Netlify,
+        Host::GithubPages,
+        Host::Nginx,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Host::CloudflarePages => "cloudflare-pages",
+            Host::Netlify => "netlify",
+            Host::GithubPages => "github-pages",
+            Host::Nginx => "nginx",
+        }
+    }
+
+    pub fn parse(name: &str) -> Result<Host, String> {
+        Host::ALL
+            .into_iter()
+            .find(|h| h.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Host::ALL.iter().map(|h| h.name()).collect();
+                format!(
+                    "unknown host `{name}`, expected one of {}",
+                    names.join(", ")
+                )
+            })
+    }
+
+    /// Whether the host serves precompressed twins (`main.css.br`) by itself.
+    /// Cloudflare, Netlify and GitHub Pages compress on their own, so for them
+    /// the twins would only be extra public files.
+    pub fn serves_precompressed(self) -> bool {
+        self == Host::Nginx
+    }
+
+    /// Whether the host can send the site's own headers at all.
+    pub fn sends_custom_headers(self) -> bool {
+        self != Host::GithubPages
+    }
+
+    /// How the host answers a folder's address without its slash (`/about`): a
+    /// redirect to `/about/` with this status.
+    pub fn folder_redirect(self) -> u16 {
+        match self {
+            Host::CloudflarePages => 308,
+            Host::Netlify | Host::GithubPages | Host::Nginx => 301,
+        }
+    }
+
+    /// Whether `/about/index.html` is redirected to `/about/` (else served as is).
+    pub fn redirects_index_html(self) -> bool {
+        self == Host::CloudflarePages
+    }
+
+    /// Whether a file of the output is the host's configuration, never served.
+    pub fn is_config_file(self, rel: &str) -> bool {
+        rel == "_headers" || rel == NGINX_CONF || rel.starts_with('.')
+    }
+
+    /// The Cache-Control the host sends when no rule of ours sets one.
+    fn default_cache_control(self) -> &'static str {
+        match self {
+            // Both revalidate every file on every request unless told otherwise.
+            Host::CloudflarePages | Host::Netlify | Host::Nginx => {
+                "public, max-age=0, must-revalidate"
+            }
+            Host::GithubPages => "max-age=600",
+        }
+    }
+
+    /// The host's own configuration files in the output, from the site's rules.
+    pub fn config_files(self, rules: &[Rule]) -> Vec<(&'static str, String)> {
+        match self {
+            Host::CloudflarePages | Host::Netlify => {
+                vec![("_headers", headers::render(rules))]
+            }
+            Host::Nginx => vec![(NGINX_CONF, nginx_conf(rules, self.default_cache_control()))],
+            // Files under `_`-folders would be dropped by Jekyll; we publish as-is.
+            Host::GithubPages => vec![(".nojekyll", String::new())],
+        }
+    }
+
+    /// The headers the host will actually send, as rules, for `site serve` to
+    /// send the same: ours where the host takes them, and the host's default
+    /// Cache-Control wherever none of ours sets one.
+    pub fn served_rules(self, rules: &[Rule]) -> Vec<Rule> {
+        let mut served = if self.sends_custom_headers() {
+            rules.to_vec()
+        } else {
+            Vec::new()
+        };
+        served.push(Rule {
+            pattern: headers::DEFAULT_PATTERN.into(),
+            headers: vec![(
+                "Cache-Control".to_string(),
+                self.default_cache_control().to_string(),
+            )],
+        });
+        served
+    }
+
+    /// What goes at the top of every page's `<head>`: the policies a host without
+    /// custom headers cannot send (nothing for the others).
+    pub fn head_policies(self, rules: &[Rule]) -> String {
+        if self.sends_custom_headers() {
+            String::new()
+        } else {
+            headers::meta_policies(rules)
+        }
+    }
+}
+
+/// The nginx include, at the root of the output.
+pub const NGINX_CONF: &str = "_nginx.conf";
+
+/// An nginx include for the server block whose `root` is the output folder: the
+/// site's headers on every response (nginx's `add_header` does not combine across
+/// locations, so each location repeats the site-wide ones), `/about` answered with
+/// a 301 to `/about/` (nginx's own folder rule), and `404.html` for unknown paths.
+fn nginx_conf(rules: &[Rule], default_cache_control: &str) -> String {
+    let site_wide: Vec<&(String, String)> = rules
+        .iter()
+        .filter(|r| r.pattern == "/*")
+        .flat_map(|r| r.headers.iter())
+        .collect();
+    let add = |out: &mut String, (k, v): &(String, String)| {
+        out.push_str(&format!(
+            "    add_header {k} \"{}\" always;\n",
+            v.replace('"', "'")
+        ));
+    };
+    let mut out = String::from(
+        "# Written by `site build` for nginx. Include it in the server block whose root\n\
+         # is this folder, for example:\n\
+         #     root /srv/site/dist;\n\
+         #     include /srv/site/dist/_nginx.conf;\n\
+         # deploy/nginx/site.conf is a complete server block.\n\
+         index index.html;\n\
+         error_page 404 /404.html;\n\
+         absolute_redirect off;\n\
+         gzip_static on;\n\
+         gzip_vary on;\n",
+    );
+    out.push_str(&format!(
+        "location = /{NGINX_CONF} {{\n    return 404;\n}}\n"
+    ));
+    let mut prefixes: Vec<&Rule> = rules
+        .iter()
+        .filter(|r| r.pattern != "/*" && r.pattern.ends_with("/*"))
+        .collect();
+    prefixes.sort_by(|a, b| a.pattern.cmp(&b.pattern));
+    for rule in prefixes {
+        out.push_str(&format!(
+            "location {} {{\n",
+            rule.pattern.trim_end_matches('*')
+        ));
+        for h in &site_wide {
+            add(&mut out, h);
+        }
+        for h in &rule.headers {
+            add(&mut out, h);
+        }
+        out.push_str("}\n");
+    }
+    out.push_str("location / {\n");
+    for h in &site_wide {
+        add(&mut out, h);
+    }
+    add(
+        &mut out,
+        &(
+            "Cache-Control".to_string(),
+            default_cache_control.to_string(),
+        ),
+    );
+    out.push_str("}\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site_rules() -> Vec<Rule> {
+        headers::rules(&headers::Policy::default())
+    }
+
+    #[test]
+    fn names_read_back() {
+        for host in Host::ALL {
+            assert_eq!(Host::parse(host.name()), Ok(host));
+        }
+        let err = Host::parse("vercel").unwrap_err();
+        assert!(
+            err.contains("cloudflare-pages, netlify, github-pages, nginx"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn each_host_gets_its_own_configuration() {
+        let rules = site_rules();
+        let names = |h: Host| -> Vec<&str> { h.config_files(&rules).iter().map(|f| f.0).collect() };
+        assert_eq!(names(Host::CloudflarePages), ["_headers"]);
+        assert_eq!(names(Host::Netlify), ["_headers"]);
+        assert_eq!(names(Host::GithubPages), [".nojekyll"]);
+        assert_eq!(names(Host::Nginx), ["_nginx.conf"]);
+        assert!(Host::Nginx.serves_precompressed());
+        assert!(!Host::CloudflarePages.serves_precompressed());
+    }
+
+    #[test]
+    fn nginx_sends_the_site_wide_headers_in_every_location() {
+        let rules = site_rules();
+        let conf = nginx_conf(&rules, "public, max-age=0, must-revalidate");
+        let csp = conf.matches("add_header Content-Security-Policy").count();
+        assert_eq!(csp, conf.matches("location ").count() - 1, "{conf}");
+        assert!(conf.contains("location /assets/ {\n    add_header Content-Security-Policy"));
+        assert!(conf
+            .contains("add_header Cache-Control \"public, max-age=31536000, immutable\" always;"));
+        assert!(conf.contains("location = /_nginx.conf {\n    return 404;\n}"));
+    }
+
+    #[test]
+    fn only_github_pages_needs_policies_in_the_page() {
+        let rules = site_rules();
+        assert_eq!(Host::Netlify.head_policies(&rules), "");
+        let meta = Host::GithubPages.head_policies(&rules);
+        assert!(
+            meta.contains(r#"<meta http-equiv="Content-Security-Policy""#),
+            "{meta}"
+        );
+        // Browsers ignore frame-ancestors in a <meta> policy, and warn about it.
+        assert!(!meta.contains("frame-ancestors"), "{meta}");
+    }
+
+    #[test]
+    fn serve_sends_what_the_host_sends() {
+        let rules = site_rules();
+        let cache = |host: Host, path: &str| -> Vec<String> {
+            let served = host.served_rules(&rules);
+            headers::for_path(&served, path)
+                .into_iter()
+                .filter(|(k, _)| k == "Cache-Control")
+                .map(|(_, v)| v.clone())
+                .collect()
+        };
+        assert_eq!(
+            cache(Host::CloudflarePages, "/assets/x.js"),
+            ["public, max-age=31536000, immutable"]
+        );
+        assert_eq!(
+            cache(Host::CloudflarePages, "/about/"),
+            ["public, max-age=0, must-revalidate"]
+        );
+        assert_eq!(cache(Host::GithubPages, "/assets/x.js"), ["max-age=600"]);
+        let csp = |host: Host| {
+            headers::for_path(&host.served_rules(&rules), "/")
+                .iter()
+                .any(|(k, _)| k == "Content-Security-Policy")
+        };
+        assert!(csp(Host::Netlify));
+        assert!(!csp(Host::GithubPages));
+    }
+}
