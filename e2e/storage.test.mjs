@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { StorageClient } from "@supabase/storage-js";
-import { copySite, startServer } from "./support.mjs";
+import { bucketProblem } from "../deploy/check-storage.mjs";
+import { copySite, freePort, startServer } from "./support.mjs";
 
 const KEY = "test-anon-key";
 const BUCKET = "contact-attachments";
@@ -122,6 +123,31 @@ describe("upload", () => {
     assert.equal(error.message, "Invalid key: public/café.png");
   });
 
+  test("a key outside public/ is refused with 403, as the production policy refuses it", async () => {
+    for (const key of [`private/${Date.now()}_photo.png`, "public/photo.png", `${Date.now()}_photo.png`]) {
+      const { error } = await storage.from(BUCKET).upload(key, png(), { cacheControl: "3600" });
+      assert.equal(error?.statusCode, "403", key);
+      assert.equal(error.message, "new row violates row-level security policy");
+    }
+  });
+
+  test("an upsert is refused with 403: the public may insert, never update", async () => {
+    const key = uniqueKey("upsert.png");
+    const { error } = await storage.from(BUCKET).upload(key, png(), { cacheControl: "3600", upsert: true });
+    assert.equal(error?.statusCode, "403");
+    assert.equal(error.message, "new row violates row-level security policy");
+    assert.equal(existsSync(path.join(bucketDir, `${key}~object`)), false);
+  });
+
+  test("a declared type with parameters is stored as the bare type", async () => {
+    const key = uniqueKey("charset.png");
+    const file = new File([PNG], "charset.png", { type: "image/png;charset=utf-8" });
+    const { error } = await storage.from(BUCKET).upload(key, file, { cacheControl: "3600" });
+    assert.equal(error, null);
+    const response = await fetch(storage.from(BUCKET).getPublicUrl(key).data.publicUrl);
+    assert.equal(response.headers.get("content-type"), "image/png");
+  });
+
   test("a missing bucket is refused with 404", async () => {
     const { error } = await storage.from("no-such-bucket").upload(uniqueKey("a.png"), png(), { cacheControl: "3600" });
     assert.equal(error.statusCode, "404");
@@ -142,5 +168,13 @@ describe("upload", () => {
       await response.text(),
       '{"statusCode":"404","error":"not_found","message":"Object not found","code":"NoSuchKey"}',
     );
+  });
+});
+
+describe("the deploy's storage check", () => {
+  test("passes when the bucket exists and fails, saying why, when it does not", async () => {
+    assert.equal(await bucketProblem(server.url, BUCKET), null);
+    assert.match(await bucketProblem(server.url, "avatars"), /the bucket avatars does not exist in .*apply supabase\/migrations/);
+    assert.match(await bucketProblem(`http://127.0.0.1:${await freePort()}`, BUCKET), /cannot be reached/);
   });
 });

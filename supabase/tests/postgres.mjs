@@ -1,0 +1,83 @@
+// A throwaway PostgreSQL server for tests: Debian's binaries, a cluster in a
+// temporary folder, a free port on 127.0.0.1, stopped and removed afterwards.
+// PostgreSQL refuses to run as root, so as root it runs as the `postgres` user
+// (through setpriv, which executes the program itself, so signals reach it).
+
+import { execFileSync, spawn } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir, userInfo } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { freePort } from "../../e2e/support.mjs";
+
+/** The folder of the newest installed server's programs (initdb, postgres). */
+function binaries() {
+  const base = "/usr/lib/postgresql";
+  const versions = existsSync(base)
+    ? readdirSync(base).filter((v) => existsSync(path.join(base, v, "bin", "postgres")))
+    : [];
+  versions.sort((a, b) => Number(b) - Number(a));
+  if (versions.length === 0) {
+    throw new Error("PostgreSQL is not installed: `make test` installs Debian's postgresql package when run as root");
+  }
+  return path.join(base, versions[0], "bin");
+}
+
+/** Runs `program` as the `postgres` user when we are root. */
+function command(program, args) {
+  const asPostgres = ["--reuid=postgres", "--regid=postgres", "--init-groups", "--"];
+  return userInfo().uid === 0 ? ["setpriv", [...asPostgres, program, ...args]] : [program, args];
+}
+
+/** Starts a server; resolves to `{ client(), stop() }`, `client()` being a connected superuser. */
+export async function startPostgres() {
+  const bin = binaries();
+  const dir = mkdtempSync(path.join(tmpdir(), "site-pg-"));
+  if (userInfo().uid === 0) {
+    const id = (flag) => Number(execFileSync("id", [flag, "postgres"]).toString());
+    chownSync(dir, id("-u"), id("-g"));
+  }
+  const data = path.join(dir, "data");
+  const [initdb, initArgs] = command(path.join(bin, "initdb"), ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync"]);
+  execFileSync(initdb, initArgs, { stdio: "pipe" });
+
+  const port = await freePort();
+  const [postgres, args] = command(path.join(bin, "postgres"), [
+    "-D", data, "-p", String(port), "-k", dir,
+    "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "full_page_writes=off",
+  ]);
+  const server = spawn(postgres, args, { stdio: ["ignore", "ignore", "pipe"] });
+  let log = "";
+  server.stderr.on("data", (d) => (log += d));
+  const exited = new Promise((resolve) => server.once("exit", resolve));
+
+  const connect = async () => {
+    const client = new pg.Client({ host: "127.0.0.1", port, user: "postgres", database: "postgres" });
+    await client.connect();
+    return client;
+  };
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      (await connect()).end();
+      break;
+    } catch (error) {
+      if (server.exitCode !== null || Date.now() > deadline) {
+        server.kill("SIGKILL");
+        rmSync(dir, { recursive: true, force: true });
+        throw new Error(`PostgreSQL did not start: ${error.message}\n${log}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    port,
+    client: connect,
+    async stop() {
+      // SIGINT is PostgreSQL's fast shutdown.
+      if (server.exitCode === null) server.kill("SIGINT");
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
