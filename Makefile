@@ -8,13 +8,13 @@ DEBUG_SITE := target/debug/site
 RELEASE_SITE := target/release/site
 PORT ?= 8080
 
-.PHONY: help setup chromium build serve test check lint unit-ts e2e screenshots bench lighthouse clean
+.PHONY: help setup packages build serve test check lint unit-ts storage-policies e2e screenshots bench lighthouse clean
 
 help:
 	@echo "make serve   build and serve the site on http://127.0.0.1:$(PORT)"
 	@echo "make test    run every test (Rust, TypeScript, browser)"
 	@echo "make build   build the site into dist/"
-	@echo "make lint    cargo fmt --check, clippy, tsc --noEmit"
+	@echo "make lint    cargo fmt --check, clippy, tsc --noEmit, the GitHub workflows"
 	@echo "make check   build the site and check its links, images and headings"
 	@echo "make screenshots   full-page screenshots of every route at 375 and 1280 px"
 	@echo "make bench   build speed against Hugo, this site's build and reload times, page weight"
@@ -26,14 +26,23 @@ node_modules/.installed: package.json package-lock.json
 
 setup: node_modules/.installed
 
-# Debian's Chromium for the browser tests; installed when missing and we are root.
-chromium:
-	@if [ ! -x $(CHROMIUM) ]; then \
+# Debian packages the tests use, each named by a file it installs: Chromium for
+# the browser tests, PostgreSQL for the storage policies, nginx (with its brotli
+# module) for serving the site as each host does. Installed when missing and we
+# are root.
+DEBIAN_PACKAGES := chromium:$(CHROMIUM) \
+  postgresql:/usr/lib/postgresql/*/bin/postgres \
+  nginx:/usr/sbin/nginx \
+  libnginx-mod-http-brotli-static:/usr/lib/nginx/modules/ngx_http_brotli_static_module.so
+packages:
+	@missing=""; for p in $(DEBIAN_PACKAGES); do ls $${p#*:} >/dev/null 2>&1 || missing="$$missing $${p%%:*}"; done; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing Debian packages:$$missing"; \
 	    apt-get -o DPkg::Lock::Timeout=300 update -qq && \
-	    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq chromium >/dev/null; \
+	    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq $$missing >/dev/null; \
 	  else \
-	    echo "Chromium is missing: install Debian's chromium package (apt-get install chromium)"; exit 1; \
+	    echo "Missing Debian packages:$$missing (apt-get install$$missing)"; exit 1; \
 	  fi; \
 	fi
 
@@ -51,17 +60,17 @@ check: setup
 	$(DEBUG_SITE) build --strict-budgets --out .site/check-dist
 	$(DEBUG_SITE) check --out .site/check-dist
 
-screenshots: setup chromium
+screenshots: setup packages
 	cargo build --quiet
 	SITE_BIN=$(DEBUG_SITE) node e2e/screenshots.mjs
 
 # Benchmarks: a Markdown report on stdout and in bench/results/latest.md.
-bench: setup chromium
+bench: setup packages
 	cargo build --release --quiet
 	python3 bench/run.py
 
 # Lighthouse scores of the spec's routes, mobile and desktop (about 10 minutes).
-lighthouse: setup chromium
+lighthouse: setup packages
 	cargo build --quiet
 	SITE_BIN=$(DEBUG_SITE) node bench/lighthouse.mjs
 
@@ -69,6 +78,8 @@ lint: setup
 	cargo fmt --all -- --check
 	cargo clippy --quiet --all-targets -- -D warnings
 	node_modules/.bin/tsc --noEmit -p .
+	node .ci/lint-workflows.mjs
+	node --test .ci/
 
 # Unit tests of the islands' pure TypeScript modules, compiled by esbuild for Node.
 unit-ts: setup
@@ -77,7 +88,11 @@ unit-ts: setup
 	  --format=esm --outbase=islands --outdir=.site/unit --out-extension:.js=.mjs --log-level=warning
 	node --test $$(find .site/unit -name '*.test.mjs' | sort)
 
-e2e: setup chromium
+# The production storage migration against a real PostgreSQL.
+storage-policies: setup packages
+	node --test supabase/tests/
+
+e2e: setup packages
 	cargo build --quiet
 	SITE_BIN=$(DEBUG_SITE) node --test --test-concurrency=1 $$(ls e2e/*.test.mjs | sort)
 
@@ -85,6 +100,7 @@ test: lint
 	cargo test --quiet
 	$(MAKE) --no-print-directory check
 	$(MAKE) --no-print-directory unit-ts
+	$(MAKE) --no-print-directory storage-policies
 	$(MAKE) --no-print-directory e2e
 
 clean:

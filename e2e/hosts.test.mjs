@@ -1,0 +1,152 @@
+// Every host serves every page directly. The site is built for each host and
+// served by nginx configured the way that host resolves paths (hosts.mjs); a
+// crawl from `/`, the sitemap and robots.txt then requires 200, and no redirect,
+// for every internal link, asset, canonical URL, sitemap entry and og:url, and
+// checks the headers each page arrives with.
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import { crawl, describe as describeFailures } from "../deploy/crawl.mjs";
+import { HOSTS, startHost } from "./hosts.mjs";
+
+const root = path.resolve(import.meta.dirname, "..");
+const bin = path.resolve(root, process.env.SITE_BIN ?? "target/debug/site");
+const BASE_URL = "https://www.meridiandigital.example";
+
+/** Builds the site for `host` into a fresh folder. */
+function buildFor(host) {
+  const out = mkdtempSync(path.join(tmpdir(), `site-${host}-`));
+  execFileSync(bin, ["build", "--root", root, "--out", out, "--for", host], { stdio: "pipe" });
+  return out;
+}
+
+const SECURITY = ["content-security-policy", "x-content-type-options", "x-frame-options", "referrer-policy", "permissions-policy", "cross-origin-opener-policy"];
+
+for (const host of Object.keys(HOSTS)) {
+  describe(`on ${host}`, () => {
+    let out;
+    let server;
+    let result;
+
+    before(async () => {
+      out = buildFor(host);
+      server = await startHost(out, host);
+      result = await crawl(server.url, { baseUrl: BASE_URL, headers: { "Accept-Encoding": "br, gzip" } });
+    });
+
+    after(async () => {
+      await server?.stop();
+      if (out) rmSync(out, { recursive: true, force: true });
+    });
+
+    test("every internal URL answers 200, with no redirect", (t) => {
+      t.diagnostic(`${host}: crawled ${result.pages} pages and ${result.urls} internal URLs`);
+      assert.deepEqual(describeFailures(result.failures), []);
+      const sitemap = readFileSync(path.join(out, "sitemap.xml"), "utf8").match(/<loc>/g).length;
+      assert.equal(result.pages, sitemap, "every page of the sitemap was reached");
+    });
+
+    test("a page's address without its slash is answered with a redirect, as on the host", async () => {
+      const r = await fetch(server.url + "/about", { redirect: "manual" });
+      assert.equal(r.status, host === "cloudflare-pages" ? 308 : 301);
+      assert.equal(r.headers.get("location"), "/about/");
+    });
+
+    test("an unknown address gets 404.html with status 404", async () => {
+      const r = await fetch(server.url + "/no/such/page/", { redirect: "manual" });
+      assert.equal(r.status, 404);
+      assert.match(await r.text(), /Unexpected Application Error!/);
+    });
+
+    if (host === "github-pages") {
+      test("each page carries its policies itself, since the host sends no custom headers", async () => {
+        assert.equal(existsSync(path.join(out, "_headers")), false);
+        for (const [url, r] of result.responses) {
+          if (!(r.headers.get("content-type") ?? "").startsWith("text/html")) continue;
+          assert.equal(r.headers.get("content-security-policy"), null, url);
+          const html = await (await fetch(url)).text();
+          assert.match(html, /^<!doctype html>\s*<html[^>]*>\s*<head>\s*<meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self';[^"]*"><meta name="referrer" content="strict-origin-when-cross-origin">/, url);
+          assert.doesNotMatch(html, /frame-ancestors/, url);
+        }
+      });
+    } else {
+      test("every page and asset gets the site's headers, and HTML is revalidated", () => {
+        let html = 0;
+        for (const [url, r] of result.responses) {
+          for (const name of SECURITY) assert.ok(r.headers.get(name), `${url}: ${name}`);
+          const cache = r.headers.get("cache-control");
+          if (new URL(url).pathname.startsWith("/assets/")) assert.equal(cache, "public, max-age=31536000, immutable", url);
+          else assert.equal(cache, "public, max-age=0, must-revalidate", url);
+          if ((r.headers.get("content-type") ?? "").startsWith("text/html")) html += 1;
+        }
+        assert.equal(html, result.pages);
+      });
+    }
+
+    if (host === "nginx") {
+      test("scripts and styles are sent from their brotli and gzip twins", async () => {
+        const asset = [...result.responses.keys()].find((u) => /\/assets\/islands\/runtime-\w+\.js$/.test(u));
+        assert.ok(asset);
+        const br = await fetch(asset, { headers: { "Accept-Encoding": "br" } });
+        assert.equal(br.headers.get("content-encoding"), "br");
+        const file = path.join(out, new URL(asset).pathname);
+        // fetch decodes the body; the twin on disk must decode to the same script.
+        assert.deepEqual(Buffer.from(await br.arrayBuffer()), readFileSync(file));
+        assert.deepEqual(zlib.brotliDecompressSync(readFileSync(`${file}.br`)), readFileSync(file));
+        const gz = await fetch(asset, { headers: { "Accept-Encoding": "gzip" } });
+        assert.equal(gz.headers.get("content-encoding"), "gzip");
+        assert.equal((await fetch(server.url + "/_nginx.conf")).status, 404);
+      });
+
+      test("deploy/nginx/site.conf, with the build's _nginx.conf, is a valid nginx configuration", () => {
+        const dir = mkdtempSync(path.join(tmpdir(), "site-nginx-conf-"));
+        try {
+          const key = path.join(dir, "key.pem");
+          const cert = path.join(dir, "cert.pem");
+          execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=test"], { stdio: "pipe" });
+          const site = readFileSync(path.join(root, "deploy/nginx/site.conf"), "utf8")
+            .replaceAll("/srv/site/current", out)
+            .replace(/ssl_certificate \S+;/, `ssl_certificate ${cert};`)
+            .replace(/ssl_certificate_key \S+;/, `ssl_certificate_key ${key};`);
+          writeFileSync(path.join(dir, "site.conf"), site);
+          writeFileSync(
+            path.join(dir, "nginx.conf"),
+            `load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;\npid ${dir}/nginx.pid;\nerror_log stderr;\nevents {}\nhttp {\n  include /etc/nginx/mime.types;\n  include ${dir}/site.conf;\n}\n`,
+          );
+          execFileSync("/usr/sbin/nginx", ["-t", "-q", "-c", path.join(dir, "nginx.conf"), "-p", dir], { stdio: "pipe" });
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      });
+    } else {
+      test("no precompressed twins ship to a host that compresses by itself", () => {
+        const twins = [...result.responses.keys()].filter((u) => u.includes("/assets/")).map((u) => path.join(out, new URL(u).pathname));
+        assert.ok(twins.length > 0);
+        for (const file of twins) assert.equal(existsSync(`${file}.br`) || existsSync(`${file}.gz`), false, file);
+      });
+    }
+  });
+}
+
+test("the crawl reports a link that the host would answer with a redirect", async () => {
+  const dist = mkdtempSync(path.join(tmpdir(), "site-redirecting-"));
+  mkdirSync(path.join(dist, "about"));
+  writeFileSync(path.join(dist, "index.html"), '<!doctype html><a href="/about">About</a><a href="/about/">About</a>');
+  writeFileSync(path.join(dist, "about", "index.html"), "<!doctype html><p>About</p>");
+  writeFileSync(path.join(dist, "404.html"), "<!doctype html><p>Not found</p>");
+  const server = await startHost(dist, "cloudflare-pages");
+  try {
+    const { failures } = await crawl(server.url);
+    assert.deepEqual(describeFailures(failures).filter((f) => f.includes("/about")), [
+      `308 → /about/  ${server.url}/about  (from <a href> on /)`,
+    ]);
+  } finally {
+    await server.stop();
+    rmSync(dist, { recursive: true, force: true });
+  }
+});
