@@ -45,9 +45,9 @@ export function copySite() {
 
 /**
  * Starts `site serve --port 0` on `siteRoot` (the project by default); resolves to
- * `{ url, out, root, stop }`.
+ * `{ url, out, root, stop }`. `stop` removes a copied site unless `keepRoot`.
  */
-export async function startServer({ siteRoot = root, env = {} } = {}) {
+export async function startServer({ siteRoot = root, env = {}, keepRoot = false } = {}) {
   const bin = path.resolve(root, process.env.SITE_BIN ?? "target/debug/site");
   const out = mkdtempSync(path.join(tmpdir(), "site-e2e-"));
   const child = spawn(bin, ["serve", "--root", siteRoot, "--out", out, "--port", "0"], {
@@ -80,7 +80,7 @@ export async function startServer({ siteRoot = root, env = {} } = {}) {
         await new Promise((r) => child.once("exit", r));
       }
       rmSync(out, { recursive: true, force: true });
-      if (siteRoot !== root) rmSync(siteRoot, { recursive: true, force: true });
+      if (siteRoot !== root && !keepRoot) rmSync(siteRoot, { recursive: true, force: true });
     },
   };
 }

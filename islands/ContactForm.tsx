@@ -1,5 +1,10 @@
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
-import { CircleCheck, LoaderCircle, Paperclip, Send, X } from "lucide-react";
+// One module per icon: the package's index would make esbuild read all of them.
+import CircleCheck from "lucide-react/icons/circle-check";
+import LoaderCircle from "lucide-react/icons/loader-circle";
+import Paperclip from "lucide-react/icons/paperclip";
+import Send from "lucide-react/icons/send";
+import X from "lucide-react/icons/x";
 import {
   checkAttachment,
   EMPTY_FIELDS,

@@ -1,5 +1,8 @@
 import { useEffect, useRef, useState } from "react";
-import { Menu, Search, X } from "lucide-react";
+// One module per icon: the package's index would make esbuild read all of them.
+import Menu from "lucide-react/icons/menu";
+import Search from "lucide-react/icons/search";
+import X from "lucide-react/icons/x";
 import { isActive, isSolid, type NavLink } from "./lib/header.ts";
 
 export type HeaderProps = {

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import * as Toast from "@radix-ui/react-toast";
-import { X } from "lucide-react";
+// One module per icon: the package's index would make esbuild read all of them.
+import X from "lucide-react/icons/x";
 import { dismissToast, subscribe, type Toast as ToastData } from "./lib/toasts.ts";
 
 /**

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource};
 
-use crate::yaml;
+use crate::content::yaml;
 
 #[derive(Debug, Clone)]
 pub struct Diagnostic {
@@ -80,6 +80,29 @@ impl fmt::Display for Diagnostic {
 }
 
 /// The path as shown to users: relative to the site root where possible.
+/// A file-system error with the path it happened at, for every module's errors.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {source}", path.display())]
+pub struct IoError {
+    pub path: std::path::PathBuf,
+    #[source]
+    pub source: std::io::Error,
+}
+
+impl IoError {
+    /// `.map_err(IoError::at(path))`.
+    pub fn at(path: &Path) -> impl FnOnce(std::io::Error) -> IoError + '_ {
+        move |source| IoError {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    pub fn diagnostic(&self, root: &Path) -> Diagnostic {
+        Diagnostic::io(&self.path, root, &self.source)
+    }
+}
+
 pub fn relative(path: &Path, root: &Path) -> String {
     path.strip_prefix(root)
         .unwrap_or(path)

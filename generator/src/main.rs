@@ -1,23 +1,7 @@
-mod bundle;
-mod check;
+//! The `site` command: parses the arguments and hands over to a command of `cmd/`.
+
 mod cli;
 mod cmd;
-mod content;
-mod diagnostics;
-mod headers;
-mod hosts;
-mod markdown;
-mod output;
-mod pipeline;
-mod render;
-mod serve;
-mod settings;
-mod sitemap;
-mod ssr;
-mod storage;
-mod toolchain;
-mod weight;
-mod yaml;
 
 use clap::Parser;
 

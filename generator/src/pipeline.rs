@@ -1,47 +1,57 @@
-//! The build, one direction: load → bundle → render → write, then a report.
+//! The build, one direction: load → bundle → render → weigh → write. [`build_in`]
+//! is that list; each stage is a function below that takes what the stages before
+//! it produced, and each is timed for `--verbose`.
+//!
+//! A [`Session`] is what `site serve` keeps from one build to the next: parsed
+//! content, the bundle's parts and esbuild's incremental contexts, the warm
+//! server-render process, the rendered pages and what the output folder holds. A
+//! build with a fresh session (`site build`) does everything.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::bundle::{self, Bundle};
+use crate::bundle::{Bundle, Bundles};
+use crate::content::settings::{self, Overrides};
 use crate::content::{self, Content, Page};
 use crate::diagnostics::Diagnostic;
-use crate::headers::{self, Rule};
-use crate::hosts::Host;
-use crate::output::{self, Files, Source};
-use crate::render::{self, Settings};
-use crate::settings::{self, Overrides};
-use crate::sitemap;
-use crate::ssr;
-use crate::toolchain::Toolchain;
-use crate::weight;
+use crate::output::headers::{self, Rule};
+use crate::output::hosts::Host;
+use crate::output::weight::{self, Weight};
+use crate::output::{self, compress, sitemap, Files, Source};
+use crate::render::{self, environment, ssr, Rendered, Renderer, Settings};
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Options {
     pub root: PathBuf,
     pub out: PathBuf,
     /// Overrides `base_url` of `site.yaml`.
     pub base_url: Option<String>,
-    /// Building for `site serve`, which provides the same-origin storage itself.
-    pub serving: bool,
-    /// Fail the build when a page is over its budget (else warn).
-    pub strict_budgets: bool,
     /// Overrides `host` of `site.yaml`.
     pub host: Option<Host>,
     /// A build for the live site: refuses to run without an https `base_url`, the
     /// storage URL and the anon key (also set by `SITE_PRODUCTION`).
     pub production: bool,
+    /// Fail the build when a page is over its budget (else warn).
+    pub strict_budgets: bool,
+    /// Building for `site serve`, which provides the same-origin storage itself.
+    pub serving: bool,
 }
 
 #[derive(Debug)]
 pub struct Report {
+    /// The output folder written.
+    pub out: PathBuf,
     pub pages: usize,
+    /// Pages rendered by this build (the others were unchanged and reused).
+    pub pages_rendered: usize,
     pub files: usize,
-    pub bytes: u64,
+    /// Files written by this build (`site serve` writes only what changed).
+    pub files_written: usize,
     /// Each page's weight, when `site.yaml` sets budgets.
-    pub weights: Vec<(String, weight::Weight)>,
+    pub weights: Vec<(String, Weight)>,
     pub ssr: ssr::Stats,
+    /// Whether esbuild ran (else every part of the bundle came from its cache).
     pub bundle_rebuilt: bool,
     pub elapsed: Duration,
     pub stages: Vec<(&'static str, Duration)>,
@@ -52,185 +62,365 @@ pub struct Report {
     pub production: bool,
 }
 
-/// What a long-running `site serve` keeps from one build to the next: the bundle
-/// (while islands and styles are unchanged) and the warm server-render process.
+/// What a long-running `site serve` keeps from one build to the next.
 #[derive(Default)]
 pub struct Session {
-    bundle: Option<(Arc<Bundle>, Option<Toolchain>)>,
+    content: content::Cache,
+    bundles: Bundles,
     ssr: Option<Arc<ssr::Renderer>>,
+    pages: render::Cache,
+    weights: std::collections::HashMap<String, (blake3::Hash, Weight)>,
+    /// `Some` when the output is updated in place (`site serve`).
+    written: Option<output::Written>,
 }
 
 impl Session {
-    /// Forgets the bundle, so the next build checks islands and styles again.
-    pub fn islands_or_styles_changed(&mut self) {
-        self.bundle = None;
+    /// A session for `site serve`: esbuild contexts stay alive and the output is
+    /// updated in place, file by file.
+    pub fn serving() -> Session {
+        let mut session = Session::default();
+        session.bundles.live = true;
+        session.written = Some(output::Written::default());
+        session
+    }
+
+    /// A file under `styles/` changed.
+    pub fn styles_changed(&mut self) {
+        self.bundles.styles_changed();
+    }
+
+    /// A file under `islands/` changed.
+    pub fn islands_changed(&mut self) {
+        self.bundles.islands_changed();
     }
 }
+
+/// What a stage gives: its product, or every problem it found.
+type Stage<T> = Result<T, Vec<Diagnostic>>;
 
 pub fn build(options: &Options) -> Result<Report, Vec<Diagnostic>> {
     build_in(options, &mut Session::default())
 }
 
 pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<Diagnostic>> {
-    let started = Instant::now();
-    let mut stages = Vec::new();
-    // Absolute, so paths handed to esbuild and Node mean the same from anywhere.
-    let root = options.root.canonicalize().map_err(|e| {
+    let mut stages = Stages::start();
+    let root = site_root(options)?;
+    let root = root.as_path();
+    let (mut content, bundle) = stages.time("load + bundle", || load_and_bundle(root, session))?;
+    let (settings, warnings) = stages.time("settings", || resolve(root, options, &mut content))?;
+    let pages = stages.time("render", || {
+        render(root, &content, &settings, &bundle, session)
+    })?;
+    let Weighed { weights, warnings } = stages.time("weigh", || {
+        weigh(&content, &pages.pages, &bundle, options, session, warnings)
+    })?;
+    let count = pages.pages.len();
+    let written = stages.time("write", || {
+        write(root, options, &content, &settings, &bundle, pages, session)
+    })?;
+    Ok(Report {
+        out: options.out.clone(),
+        pages: count,
+        pages_rendered: session.pages.rendered,
+        files: written.files,
+        files_written: written.written,
+        weights,
+        ssr: written.ssr,
+        bundle_rebuilt: session.bundles.ran_esbuild,
+        elapsed: stages.started.elapsed(),
+        stages: stages.done,
+        warnings,
+        host: settings.host,
+        served_headers: settings.host.served_rules(&written.rules),
+        production: settings.production,
+    })
+}
+
+/// The stages' timings.
+struct Stages {
+    started: Instant,
+    done: Vec<(&'static str, Duration)>,
+}
+
+impl Stages {
+    fn start() -> Stages {
+        Stages {
+            started: Instant::now(),
+            done: Vec::new(),
+        }
+    }
+
+    fn time<T>(&mut self, name: &'static str, stage: impl FnOnce() -> T) -> T {
+        let t = Instant::now();
+        let result = stage();
+        self.done.push((name, t.elapsed()));
+        result
+    }
+}
+
+/// The site root, absolute, so paths handed to esbuild and Node mean the same
+/// from anywhere.
+fn site_root(options: &Options) -> Stage<PathBuf> {
+    options.root.canonicalize().map_err(|e| {
         vec![Diagnostic::new(
             options.root.display().to_string(),
             format!("the site root cannot be used: {e}"),
         )]
-    })?;
-    let root = root.as_path();
+    })
+}
 
-    // Loading content and bundling islands do not depend on each other.
-    let kept = session.bundle.clone();
-    let (content, bundled) = rayon::join(
-        || content::load(root),
-        || match kept {
-            Some(b) => Ok(b),
-            None => bundle_site(root).map(|(b, t)| (Arc::new(b), t)),
-        },
+/// Load and bundle do not depend on each other, so they run side by side.
+fn load_and_bundle(
+    root: &Path,
+    session: &mut Session,
+) -> Result<(Content, Bundle), Vec<Diagnostic>> {
+    let Session {
+        content: cache,
+        bundles,
+        ..
+    } = session;
+    let (content, bundle) = rayon::join(
+        || content::load_cached(root, cache),
+        || bundles.bundle(root).map_err(|e| e.into_diagnostics(root)),
     );
-    stages.push(("load + bundle", started.elapsed()));
-    let (mut content, (bundle, tools)) = match (content, bundled) {
-        (Ok(c), Ok(b)) => (c, b),
+    match (content, bundle) {
+        (Ok(c), Ok(b)) => Ok((c, b)),
         (c, b) => {
             let mut all = c.err().unwrap_or_default();
             all.extend(b.err().unwrap_or_default());
-            return Err(all);
+            Err(all)
         }
-    };
-    session.bundle = Some((bundle.clone(), tools.clone()));
+    }
+}
+
+/// The build's settings (site.yaml, the environment, the command line); a
+/// production build that lacks what the live site needs stops here.
+fn resolve(
+    root: &Path,
+    options: &Options,
+    content: &mut Content,
+) -> Stage<(Resolved, Vec<String>)> {
     let overrides = Overrides {
         base_url: options.base_url.clone(),
         host: options.host,
         production: options.production,
     };
-    let (resolved, mut warnings) =
+    let (resolved, warnings) =
         settings::resolve(root, &content.config, &overrides, options.serving)?;
     content.config.storage = resolved.storage.clone();
     content.config.host = resolved.host;
-
-    let settings = Settings {
-        base_url: resolved.base_url.clone(),
-        year: build_year(),
-    };
-    let ssr = match &session.ssr {
-        Some(ssr) if ssr.bundle_hash() == bundle.hash => ssr.clone(),
-        _ => {
-            let node = tools.as_ref().map(|t| t.node.clone()).unwrap_or_default();
-            let ssr = Arc::new(ssr::Renderer::new(
-                &node,
-                bundle.server.as_deref(),
-                &bundle.hash,
-                root,
-            ));
-            session.ssr = Some(ssr.clone());
-            ssr
-        }
-    };
-    let rendered_before = ssr.stats();
-
-    let t = Instant::now();
-    let node_modules = tools.as_ref().map(|t| t.node_modules.clone());
-    let renderer = render::environment(
-        root,
-        &content,
-        &settings,
-        bundle.clone(),
-        ssr.clone(),
-        node_modules.as_deref(),
-    );
-    let mut diagnostics = renderer.check_templates();
-    if !diagnostics.is_empty() {
-        return Err(diagnostics);
-    }
-    let pages = renderer.render_pages(&content.pages);
-    let not_found = renderer.render_special("404.html", &not_found_page(&content));
-    ssr.save();
-    let (pages, not_found) = match (pages, not_found) {
-        (Ok(p), Ok(n)) => (p, n),
-        (p, n) => {
-            diagnostics.extend(p.err().unwrap_or_default());
-            diagnostics.extend(n.err());
-            return Err(diagnostics);
-        }
-    };
-    stages.push(("render", t.elapsed()));
-
-    let t = Instant::now();
-    let mut weights = Vec::new();
-    if let Some(budgets) = &content.config.budgets {
-        use rayon::prelude::*;
-        let sizes = weight::Sizes::of(&bundle);
-        weights = pages
-            .par_iter()
-            .map(|page| {
-                let hydrating: Vec<&str> = page.islands.iter().map(String::as_str).collect();
-                (
-                    page.route.clone(),
-                    weight::page_weight(&page.html, &hydrating, &bundle, &sizes),
-                )
-            })
-            .collect();
-        let over: Vec<String> = weights
-            .iter()
-            .flat_map(|(route, w)| weight::over_budget(route, *w, budgets))
-            .collect();
-        if options.strict_budgets && !over.is_empty() {
-            return Err(over
-                .into_iter()
-                .map(|m| Diagnostic::new("content/site.yaml", format!("budgets: {m}")))
-                .collect());
-        }
-        warnings.extend(over);
-        stages.push(("weigh", t.elapsed()));
-    }
-
-    let t = Instant::now();
-    let host = resolved.host;
     let rules = headers::rules(&headers::Policy {
         storage_origin: headers::origin(&content.config.storage.url),
     });
-    let files = collect_files(
-        root, &content, &settings, host, &rules, &bundle, pages, not_found,
-    )
-    .map_err(|e| vec![Diagnostic::new("dist/", e.to_string())])?;
-    let count = files.len();
-    let bytes = output::write(&options.out, &files).map_err(|e| {
-        vec![Diagnostic::new(
-            options.out.display().to_string(),
-            e.to_string(),
-        )]
-    })?;
-    stages.push(("write", t.elapsed()));
-
-    Ok(Report {
-        pages: content.pages.len(),
-        files: count,
-        bytes,
-        weights,
-        ssr: ssr.stats().since(rendered_before),
-        bundle_rebuilt: bundle.rebuilt,
-        elapsed: started.elapsed(),
-        stages,
+    let render = Settings {
+        base_url: resolved.base_url.clone(),
+        year: build_year(),
+        head: resolved.host.head_policies(&rules),
+    };
+    Ok((
+        Resolved {
+            host: resolved.host,
+            production: resolved.production,
+            rules,
+            render,
+        },
         warnings,
-        host,
-        served_headers: host.served_rules(&rules),
-        production: resolved.production,
+    ))
+}
+
+/// The settings later stages use.
+struct Resolved {
+    host: Host,
+    production: bool,
+    rules: Vec<Rule>,
+    render: Settings,
+}
+
+/// The rendered pages, and the 404 page when the site has one.
+struct Pages {
+    pages: Vec<Arc<Rendered>>,
+    not_found: Option<String>,
+}
+
+/// Renders every page (reusing those whose inputs did not change) and the 404 page.
+fn render(
+    root: &Path,
+    content: &Content,
+    settings: &Resolved,
+    bundle: &Bundle,
+    session: &mut Session,
+) -> Stage<Pages> {
+    let ssr = server_renderer(root, bundle, session)?;
+    let renderer = Renderer::new(environment::Inputs {
+        root,
+        content,
+        settings: &settings.render,
+        bundle: Arc::new(bundle.clone()),
+        ssr: ssr.clone(),
+        node_modules: session.bundles.node_modules(),
+    });
+    let diagnostics = renderer.check_templates();
+    if !diagnostics.is_empty() {
+        return Err(diagnostics);
+    }
+    let everything = render::everything_hash(root, content, &settings.render, bundle);
+    let listing = render::listing_hash(content);
+    let pages = renderer.render_pages(&content.pages, &mut session.pages, everything, listing);
+    let not_found = renderer.render_special("404.html", &not_found_page(content));
+    ssr.save();
+    match (pages, not_found) {
+        (Ok(pages), Ok(not_found)) => Ok(Pages { pages, not_found }),
+        (p, n) => {
+            let mut all = p.err().unwrap_or_default();
+            all.extend(n.err());
+            Err(all)
+        }
+    }
+}
+
+/// The warm Node process, or a new one when the islands changed.
+fn server_renderer(
+    root: &Path,
+    bundle: &Bundle,
+    session: &mut Session,
+) -> Result<Arc<ssr::Renderer>, Vec<Diagnostic>> {
+    if let Some(ssr) = &session.ssr {
+        if ssr.bundle_hash() == bundle.islands_hash() {
+            return Ok(ssr.clone());
+        }
+    }
+    let node = match bundle.server() {
+        Some(_) => session
+            .bundles
+            .tools(root)
+            .map_err(|e| e.into_diagnostics(root))?
+            .node
+            .clone(),
+        None => PathBuf::new(),
+    };
+    let ssr = Arc::new(ssr::Renderer::new(
+        &node,
+        session.bundles.node_modules(),
+        bundle.server(),
+        bundle.islands_hash(),
+        root,
+    ));
+    session.ssr = Some(ssr.clone());
+    Ok(ssr)
+}
+
+/// Each page's weight, and the warnings of the build so far with the budgets'.
+struct Weighed {
+    weights: Vec<(String, Weight)>,
+    warnings: Vec<String>,
+}
+
+/// Each page's weight, checked against the budgets of `site.yaml`: over budget is
+/// a warning, or an error under `--strict-budgets` (before anything is written).
+fn weigh(
+    content: &Content,
+    pages: &[Arc<Rendered>],
+    bundle: &Bundle,
+    options: &Options,
+    session: &mut Session,
+    mut warnings: Vec<String>,
+) -> Stage<Weighed> {
+    let Some(budgets) = &content.config.budgets else {
+        return Ok(Weighed {
+            weights: Vec::new(),
+            warnings,
+        });
+    };
+    use rayon::prelude::*;
+    let sizes = weight::Sizes::of(bundle);
+    // A page's weight depends on its HTML and on the bundle.
+    let key = |page: &Rendered| blake3::hash(format!("{}{}", page.hash, bundle.hash()).as_bytes());
+    let previous = std::mem::take(&mut session.weights);
+    let weights: Vec<(String, blake3::Hash, Weight)> = pages
+        .par_iter()
+        .map(|page| {
+            let k = key(page);
+            let w = match previous.get(&page.route) {
+                Some((before, w)) if *before == k => *w,
+                _ => {
+                    let hydrating: Vec<&str> = page.islands.iter().map(String::as_str).collect();
+                    weight::page_weight(&page.html, &hydrating, bundle, &sizes)
+                }
+            };
+            (page.route.clone(), k, w)
+        })
+        .collect();
+    session.weights = weights
+        .iter()
+        .map(|(r, k, w)| (r.clone(), (*k, *w)))
+        .collect();
+    let weights: Vec<(String, Weight)> = weights.into_iter().map(|(r, _, w)| (r, w)).collect();
+    let over: Vec<String> = weights
+        .iter()
+        .flat_map(|(route, w)| weight::over_budget(route, *w, budgets))
+        .collect();
+    if options.strict_budgets && !over.is_empty() {
+        return Err(over
+            .into_iter()
+            .map(|m| Diagnostic::new("content/site.yaml", format!("budgets: {m}")))
+            .collect());
+    }
+    warnings.extend(over);
+    Ok(Weighed { weights, warnings })
+}
+
+/// What the write stage did.
+struct Written {
+    files: usize,
+    written: usize,
+    rules: Vec<Rule>,
+    ssr: ssr::Stats,
+}
+
+/// Collects every file of the output, then writes it: whole and swapped in, or,
+/// in `site serve`, only what changed.
+fn write(
+    root: &Path,
+    options: &Options,
+    content: &Content,
+    settings: &Resolved,
+    bundle: &Bundle,
+    pages: Pages,
+    session: &mut Session,
+) -> Stage<Written> {
+    let files = collect_files(
+        root,
+        content,
+        settings,
+        bundle,
+        pages,
+        session.written.is_some(),
+    )
+    .map_err(|e| vec![output_diagnostic(root, &e)])?;
+    let count = files.len();
+    let written = match &mut session.written {
+        Some(written) => output::update(&options.out, &files, written),
+        None => output::write(&options.out, &files).map(|_| count),
+    }
+    .map_err(|e| vec![output_diagnostic(root, &e)])?;
+    let ssr = session
+        .ssr
+        .as_ref()
+        .map(|s| s.take_stats())
+        .unwrap_or_default();
+    Ok(Written {
+        files: count,
+        written,
+        rules: settings.rules.clone(),
+        ssr,
     })
 }
 
-/// Bundles when the site has islands or styles; a plain site needs no Node at all.
-fn bundle_site(root: &Path) -> Result<(Bundle, Option<Toolchain>), Vec<Diagnostic>> {
-    if !root.join("islands").is_dir() && !root.join("styles").is_dir() {
-        return Ok((Bundle::empty(), None));
+fn output_diagnostic(root: &Path, e: &output::Error) -> Diagnostic {
+    match e {
+        output::Error::Io(io) => io.diagnostic(root),
+        other => Diagnostic::new("dist/", other.to_string()),
     }
-    let tools =
-        Toolchain::find(root).map_err(|e| vec![Diagnostic::new("node_modules/", e.to_string())])?;
-    let bundle = bundle::bundle(root, &tools).map_err(|e| e.into_diagnostics(root))?;
-    Ok((bundle, Some(tools)))
 }
 
 fn not_found_page(content: &Content) -> Page {
@@ -247,58 +437,50 @@ fn not_found_page(content: &Content) -> Page {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn collect_files(
     root: &Path,
     content: &Content,
-    settings: &Settings,
-    host: Host,
-    rules: &[Rule],
+    settings: &Resolved,
     bundle: &Bundle,
-    pages: Vec<render::Rendered>,
-    not_found: Option<String>,
+    pages: Pages,
+    serving: bool,
 ) -> Result<Files, output::Error> {
+    let Pages { pages, not_found } = pages;
     let mut files = Files::default();
     files.add_tree(&root.join("public"), "public")?;
-    for (url, path) in &bundle.files {
-        let twin = url.ends_with(".br") || url.ends_with(".gz");
-        if twin && !host.serves_precompressed() {
-            continue;
-        }
+    for (url, path) in bundle.files() {
         let rel = url.trim_start_matches('/').to_string();
         files.add(rel, Source::Immutable(path.clone()), "the bundle")?;
     }
-    let policies = host.head_policies(rules);
-    let page_bytes = |html: String| -> Vec<u8> {
-        if policies.is_empty() {
-            html.into_bytes()
-        } else {
-            output::insert_in_head(&html, &policies).into_bytes()
-        }
-    };
-    for page in pages {
+    // `site serve` compresses as it serves; precompressing there would only cost time.
+    if settings.host.serves_precompressed() && !serving {
+        compress::add_twins(
+            &mut files,
+            bundle.files(),
+            &root.join(".site").join("compressed"),
+        )?;
+    }
+    for page in &pages {
         let origin = format!("page {}", page.route);
         files.add(
             output::route_file(&page.route),
-            Source::Bytes(page_bytes(page.html)),
+            Source::Html(page.html.clone(), page.hash),
             &origin,
         )?;
     }
     if let Some(html) = not_found {
         files.add(
             "404.html".into(),
-            Source::Bytes(page_bytes(html)),
+            Source::Bytes(html.into_bytes()),
             "templates/404.html",
         )?;
     }
+    let base_url = &settings.render.base_url;
     let mut generated = vec![
-        (
-            "sitemap.xml",
-            sitemap::sitemap(&settings.base_url, &content.pages),
-        ),
-        ("robots.txt", sitemap::robots(&settings.base_url)),
+        ("sitemap.xml", sitemap::sitemap(base_url, &content.pages)),
+        ("robots.txt", sitemap::robots(base_url)),
     ];
-    generated.extend(host.config_files(rules));
+    generated.extend(settings.host.config_files(&settings.rules));
     for (name, text) in generated {
         files.add(
             name.into(),

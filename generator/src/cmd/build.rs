@@ -3,15 +3,15 @@
 use std::io::IsTerminal;
 
 use crate::cli::BuildArgs;
-use crate::diagnostics;
-use crate::pipeline::{self, Options, Report};
+use site::diagnostics;
+use site::{BuildOptions as Options, BuildReport as Report};
 
-pub fn options(args: &BuildArgs, serving: bool) -> Options {
+pub fn options(args: &BuildArgs) -> Options {
     Options {
         root: args.root.clone(),
         out: args.out.clone().unwrap_or_else(|| args.root.join("dist")),
         base_url: args.base_url.clone(),
-        serving,
+        serving: false,
         strict_budgets: args.strict_budgets,
         host: args.for_host,
         production: args.production,
@@ -20,13 +20,9 @@ pub fn options(args: &BuildArgs, serving: bool) -> Options {
 
 /// Builds and prints the summary or every error. Returns whether it succeeded.
 pub fn run(args: &BuildArgs) -> bool {
-    build_and_report(&options(args, false), args.verbose)
-}
-
-pub fn build_and_report(options: &Options, verbose: bool) -> bool {
-    match pipeline::build(options) {
+    match site::build(&options(args)) {
         Ok(report) => {
-            print_report(&report, options, verbose);
+            print_report(&report, args.verbose);
             true
         }
         Err(diags) => {
@@ -39,18 +35,17 @@ pub fn build_and_report(options: &Options, verbose: bool) -> bool {
     }
 }
 
-pub fn print_report(report: &Report, options: &Options, verbose: bool) {
+pub fn print_report(report: &Report, verbose: bool) {
     for w in &report.warnings {
         eprintln!("warning: {w}");
     }
     println!(
-        "Built {} page{}, {} files, {} in {} ms → {} ({}{})",
+        "Built {} page{}, {} files in {} ms → {} ({}{})",
         report.pages,
         if report.pages == 1 { "" } else { "s" },
         report.files,
-        human_bytes(report.bytes),
         report.elapsed.as_millis(),
-        options.out.display(),
+        report.out.display(),
         if report.production {
             "production, "
         } else {
@@ -86,15 +81,9 @@ pub fn print_report(report: &Report, options: &Options, verbose: bool) {
             "  server renders: {} rendered, {} reused from the memo",
             report.ssr.rendered, report.ssr.reused
         );
-    }
-}
-
-pub fn human_bytes(n: u64) -> String {
-    if n < 1024 {
-        format!("{n} B")
-    } else if n < 1024 * 1024 {
-        format!("{:.1} KiB", n as f64 / 1024.0)
-    } else {
-        format!("{:.1} MiB", n as f64 / (1024.0 * 1024.0))
+        println!(
+            "  pages rendered: {} of {}; files written: {} of {}",
+            report.pages_rendered, report.pages, report.files_written, report.files
+        );
     }
 }

@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-use crate::check;
 use crate::cli::CheckArgs;
+use site::check;
 
 pub fn run(args: &CheckArgs) -> bool {
     let out: PathBuf = args.out.clone().unwrap_or_else(|| args.root.join("dist"));

@@ -1,14 +1,34 @@
-//! `site serve`: build, then serve with live reload and the storage API.
+//! `site serve`: build, then serve with live reload and the storage API, printing
+//! each build's report or errors as they come.
+
+use std::io::IsTerminal;
+
+use site::{diagnostics, ServeEvent, ServeOptions};
 
 use crate::cli::ServeArgs;
 use crate::cmd::build;
-use crate::serve;
 
 pub fn run(args: &ServeArgs) -> bool {
-    serve::run(
-        build::options(&args.build, true),
-        &args.host,
-        args.port,
-        args.build.verbose,
-    )
+    let verbose = args.build.verbose;
+    let options = ServeOptions {
+        build: build::options(&args.build),
+        host: args.host.clone(),
+        port: args.port,
+    };
+    let printed = site::serve(options, move |event| match event {
+        ServeEvent::Built(report) => build::print_report(report, verbose),
+        ServeEvent::Failed(diags) => eprint!(
+            "{}",
+            diagnostics::render(diags, std::io::stderr().is_terminal())
+        ),
+        ServeEvent::Listening(addr, out) => println!("Serving {} on http://{addr}", out.display()),
+        ServeEvent::Warning(w) => eprintln!("warning: {w}"),
+    });
+    match printed {
+        Ok(()) => true,
+        Err(e) => {
+            eprintln!("error: {e}");
+            false
+        }
+    }
 }

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::yaml::{self, Node};
+use crate::content::yaml::{self, Node};
 
 /// Declares the block enum, its list of type names, and the dispatch from a YAML
 /// mapping's `type` to the matching struct, in one place.

@@ -2,31 +2,70 @@
 //! into typed models. All problems of a run are collected, none stops the others.
 
 mod blocks;
+pub mod markdown;
 mod page;
 pub mod routes;
+pub mod settings;
 pub mod site;
+pub mod yaml;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
-pub use page::{long_date, Page};
+pub use page::{Date, Page};
 pub use routes::{canonical_href, route_for, Href};
 pub use site::SiteConfig;
 
 use crate::diagnostics::{relative, Diagnostic};
-use crate::yaml;
 
 #[derive(Debug)]
 pub struct Content {
     pub config: SiteConfig,
-    /// Sorted by route.
-    pub pages: Vec<Page>,
+    /// Sorted by route. A page that did not change between two builds of
+    /// `site serve` is the same `Arc`, which later stages use to skip work.
+    pub pages: Vec<Arc<Page>>,
 }
 
+/// What identifies a version of a file without reading it: its size, change
+/// time and inode. Any save changes at least one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fingerprint {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+    inode: u64,
+}
+
+impl Fingerprint {
+    pub fn of(path: &Path) -> Option<Fingerprint> {
+        use std::os::unix::fs::MetadataExt;
+        let meta = std::fs::metadata(path).ok()?;
+        Some(Fingerprint {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+            inode: meta.ino(),
+        })
+    }
+}
+
+type Loaded = Result<Arc<Page>, Vec<Diagnostic>>;
+
+/// Files read by earlier builds, kept while their fingerprint stays the same, so
+/// `site serve` reads and parses only what was saved.
+#[derive(Debug, Default)]
+pub struct Cache {
+    pages: HashMap<PathBuf, (Fingerprint, Loaded)>,
+}
+
+/// Reads every content file.
 pub fn load(root: &Path) -> Result<Content, Vec<Diagnostic>> {
+    load_cached(root, &mut Cache::default())
+}
+
+/// Reads `site.yaml` and the pages, taking unchanged pages from `cache`.
+pub fn load_cached(root: &Path, cache: &mut Cache) -> Result<Content, Vec<Diagnostic>> {
     let mut diagnostics = Vec::new();
     let config = load_config(root).map_err(|d| diagnostics.extend(d)).ok();
 
@@ -38,13 +77,25 @@ pub fn load(root: &Path) -> Result<Content, Vec<Diagnostic>> {
             Vec::new()
         }
     };
-    let results: Vec<Result<Page, Vec<Diagnostic>>> = files
-        .par_iter()
-        .map(|path| load_page(root, &pages_dir, path))
+    let previous = std::mem::take(&mut cache.pages);
+    let results: Vec<(PathBuf, Option<Fingerprint>, Loaded)> = files
+        .into_par_iter()
+        .map(|path| {
+            let fingerprint = Fingerprint::of(&path);
+            let kept = previous
+                .get(&path)
+                .filter(|(f, _)| Some(*f) == fingerprint)
+                .map(|(_, loaded)| loaded.clone());
+            let loaded = kept.unwrap_or_else(|| load_page(root, &pages_dir, &path).map(Arc::new));
+            (path, fingerprint, loaded)
+        })
         .collect();
 
-    let mut by_route: BTreeMap<String, Page> = BTreeMap::new();
-    for result in results {
+    let mut by_route: BTreeMap<String, Arc<Page>> = BTreeMap::new();
+    for (path, fingerprint, result) in results {
+        if let Some(f) = fingerprint {
+            cache.pages.insert(path, (f, result.clone()));
+        }
         match result {
             Ok(page) => {
                 if let Some(other) = by_route.get(&page.route) {
@@ -83,7 +134,7 @@ pub fn storage_settings(root: &Path) -> site::Storage {
                 .and_then(|s| yaml::from_node::<site::Storage>(s, "storage").ok())
         })
         .unwrap_or_default();
-    crate::settings::storage_with_environment(written)
+    crate::content::settings::storage_with_environment(written)
 }
 
 fn load_config(root: &Path) -> Result<SiteConfig, Vec<Diagnostic>> {

@@ -5,8 +5,8 @@ use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
 use super::blocks::Block;
-use crate::markdown;
-use crate::yaml::{self, Node};
+use crate::content::markdown;
+use crate::content::yaml::{self, Node};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Page {
@@ -33,33 +33,6 @@ pub struct Date(String);
 impl Date {
     pub fn as_str(&self) -> &str {
         &self.0
-    }
-}
-
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
-
-/// `2023-05-07` → `May 7, 2023`; anything else is returned as it is.
-pub fn long_date(iso: &str) -> String {
-    let parts: Vec<&str> = iso.split('-').collect();
-    match parts.as_slice() {
-        [y, m, d] => match (m.parse::<usize>(), d.parse::<u32>()) {
-            (Ok(m @ 1..=12), Ok(d)) => format!("{} {d}, {y}", MONTHS[m - 1]),
-            _ => iso.to_string(),
-        },
-        _ => iso.to_string(),
     }
 }
 
@@ -225,13 +198,6 @@ fn split_front_matter(text: &str) -> Option<(&str, usize, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn writes_dates_out_in_words() {
-        assert_eq!(long_date("2023-05-07"), "May 7, 2023");
-        assert_eq!(long_date("2026-12-31"), "December 31, 2026");
-        assert_eq!(long_date("soon"), "soon");
-    }
 
     #[test]
     fn splits_front_matter() {

@@ -13,7 +13,7 @@ pub struct SiteConfig {
     /// `github-pages` or `nginx`. It decides the host's own files in the output
     /// (`_headers`, `_nginx.conf`) and whether precompressed twins ship.
     #[serde(default)]
-    pub host: crate::hosts::Host,
+    pub host: crate::output::hosts::Host,
     #[serde(default = "default_language")]
     pub language: String,
     /// A short line shown beside the name in the footer.

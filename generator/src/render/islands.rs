@@ -10,8 +10,9 @@ use std::sync::Arc;
 use minijinja::value::Kwargs;
 use minijinja::{Error, ErrorKind, State, Value};
 
+use super::ssr;
+use super::text::script_safe_json;
 use crate::bundle::Bundle;
-use crate::ssr;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Hydrate {
@@ -75,8 +76,13 @@ impl Islands {
                 )
             })?,
         };
-        let Some(entry) = self.bundle.islands.get(name) else {
-            let known: Vec<&str> = self.bundle.islands.keys().map(String::as_str).collect();
+        let Some(entry) = self.bundle.island(name) else {
+            let known: Vec<&str> = self
+                .bundle
+                .island_names()
+                .iter()
+                .map(String::as_str)
+                .collect();
             return Err(Error::new(
                 ErrorKind::InvalidOperation,
                 format!(
@@ -140,21 +146,20 @@ impl Islands {
             .get_extension::<PageIslands>()
             .map(|p| p.0.clone())
             .unwrap_or_default();
-        let Some(runtime) = &self.bundle.runtime else {
+        let Some(runtime) = self.bundle.runtime() else {
             return Value::from_safe_string(String::new());
         };
         if placed.iter().all(|(_, h)| *h == Hydrate::None) {
             return Value::from_safe_string(String::new());
         }
-        let mut preload: Vec<&str> = Vec::new();
+        let mut preload: Vec<String> = Vec::new();
         for (name, hydrate) in &placed {
             if *hydrate != Hydrate::Load {
                 continue;
             }
-            if let Some(entry) = self.bundle.islands.get(name) {
-                let urls = std::iter::once(&entry.url).chain(&entry.preload);
-                for url in urls {
-                    if !preload.contains(&url.as_str()) {
+            if let Some(entry) = self.bundle.island(name) {
+                for url in std::iter::once(entry.url).chain(entry.preload) {
+                    if !preload.contains(&url) {
                         preload.push(url);
                     }
                 }
@@ -169,35 +174,5 @@ impl Islands {
             runtime.url
         ));
         Value::from_safe_string(out)
-    }
-}
-
-/// JSON that cannot end its `<script>` element or be read as markup: `<`, `>` and `&`
-/// become `\u003c` and friends, which JSON.parse reads back unchanged.
-pub fn script_safe_json(json: &str) -> String {
-    let mut out = String::with_capacity(json.len());
-    for c in json.chars() {
-        match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn props_json_cannot_close_its_script() {
-        let s = script_safe_json(r#"{"a":"</script><b>&"}"#);
-        assert!(!s.contains('<') && !s.contains('>') && !s.contains('&'));
-        let back: serde_json::Value = serde_json::from_str(&s).unwrap();
-        assert_eq!(back["a"], "</script><b>&");
     }
 }

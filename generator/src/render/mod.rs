@@ -1,120 +1,71 @@
 //! The render stage: MiniJinja templates (strict undefined, HTML autoescape) turn
-//! every page into HTML, in parallel. Template functions and filters live here in
-//! Rust so templates stay short.
+//! every page into HTML, in parallel. The environment and everything templates
+//! can call are in `environment.rs`; `site serve` keeps the pages of its last build
+//! and renders again only those whose inputs changed.
 
-mod functions;
+mod assets;
+pub mod environment;
+mod icons;
+mod images;
 pub mod islands;
+pub mod pages;
+pub mod ssr;
+mod svg;
+pub mod text;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use minijinja::value::Kwargs;
 use minijinja::value::Serde;
-use minijinja::{context, path_loader, Environment, State, UndefinedBehavior, Value};
+use minijinja::{context, Environment, Value};
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::bundle::Bundle;
 use crate::content::{Content, Page};
 use crate::diagnostics::Diagnostic;
-use crate::ssr;
-use islands::{Islands, PageIslands};
+use islands::{Hydrate, PageIslands};
 
 /// One rendered HTML document.
 #[derive(Debug)]
 pub struct Rendered {
     pub route: String,
-    pub html: String,
+    pub html: Arc<str>,
+    /// A hash of the HTML, which `site serve` compares to skip unchanged writes.
+    pub hash: blake3::Hash,
     /// The islands the page hydrates (for its JavaScript weight).
     pub islands: Vec<String>,
+    /// Whether the page read a list of pages (`pages`, `pages_in`).
+    pub lists_pages: bool,
 }
 
 /// Settings that vary between builds of the same content.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct Settings {
     pub base_url: String,
     pub year: i32,
+    /// Markup placed first in every `<head>` (the host's `<meta>` policies).
+    pub head: String,
+}
+
+/// The pages of the last build, kept by `site serve` with what they were made from.
+#[derive(Debug, Default)]
+pub struct Cache {
+    /// What every page depends on: templates, `site.yaml`, settings, bundle.
+    everything: Option<blake3::Hash>,
+    /// The listed addresses, titles and dates.
+    listing: Option<blake3::Hash>,
+    pages: HashMap<String, (Arc<Page>, Arc<Rendered>)>,
+    /// How many pages the last call rendered (the rest were reused).
+    pub rendered: usize,
 }
 
 pub struct Renderer {
     env: Environment<'static>,
     templates: PathBuf,
     base_url: String,
-}
-
-/// The one environment factory: loader, functions, filters and globals.
-pub fn environment(
-    root: &Path,
-    content: &Content,
-    settings: &Settings,
-    bundle: Arc<Bundle>,
-    ssr: Arc<ssr::Renderer>,
-    node_modules: Option<&Path>,
-) -> Renderer {
-    let templates = root.join("templates");
-    let mut env = Environment::new();
-    env.set_loader(path_loader(&templates));
-    env.set_undefined_behavior(UndefinedBehavior::Strict);
-    env.set_debug(true);
-    env.set_formatter(html_formatter);
-
-    let islands = Arc::new(Islands {
-        bundle: bundle.clone(),
-        ssr,
-    });
-    let placing = islands.clone();
-    env.add_function(
-        "island",
-        move |state: &mut State, name: String, props: Option<Value>, kwargs: Kwargs| {
-            placing.place(state, &name, props.unwrap_or(Value::UNDEFINED), kwargs)
-        },
-    );
-    env.add_function("island_scripts", move |state: &mut State| {
-        islands.scripts(state)
-    });
-    functions::register(&mut env, root, &bundle, content, node_modules);
-
-    env.add_global("site", Value::from(Serde(&content.config)));
-    env.add_global("base_url", Value::from(settings.base_url.clone()));
-    env.add_global("year", Value::from(settings.year));
-    // Every page's address, title and date, for the human sitemap and lists.
-    let listed: Vec<Listed> = content
-        .pages
-        .iter()
-        .map(|p| Listed {
-            route: p.route.clone(),
-            title: p.title.clone(),
-            date: p.date.as_ref().map(|d| d.as_str().to_string()),
-        })
-        .collect();
-    env.add_global("pages", Value::from(Serde(&listed)));
-    // The pages below a section, newest first (then by address): a blog's index.
-    let mut by_date = listed;
-    by_date.sort_by(|a, b| b.date.cmp(&a.date).then_with(|| a.route.cmp(&b.route)));
-    let by_date = Arc::new(by_date);
-    env.add_function("pages_in", move |section: &str| {
-        let prefix = format!("{}/", section.trim_end_matches('/'));
-        let found: Vec<&Listed> = by_date
-            .iter()
-            .filter(|p| p.route.starts_with(&prefix) && p.route != prefix)
-            .collect();
-        Value::from(Serde(found))
-    });
-    env.add_filter("date_long", |iso: &str| crate::content::long_date(iso));
-
-    Renderer {
-        env,
-        templates,
-        base_url: settings.base_url.clone(),
-    }
-}
-
-#[derive(Serialize)]
-struct Listed {
-    route: String,
-    title: String,
-    date: Option<String>,
+    head: String,
 }
 
 #[derive(Serialize)]
@@ -125,7 +76,68 @@ struct PageContext<'a> {
     url: String,
 }
 
+/// A hash of everything all pages depend on: the templates, `site.yaml`, the
+/// settings and the bundle. When it changes, every page is rendered again.
+pub fn everything_hash(
+    root: &Path,
+    content: &Content,
+    settings: &Settings,
+    bundle: &Bundle,
+) -> blake3::Hash {
+    let mut h = blake3::Hasher::new();
+    let templates = root.join("templates");
+    for entry in walkdir::WalkDir::new(&templates)
+        .sort_by_file_name()
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+    {
+        h.update(entry.path().to_string_lossy().as_bytes());
+        if let Ok(bytes) = std::fs::read(entry.path()) {
+            h.update(&(bytes.len() as u64).to_le_bytes());
+            h.update(&bytes);
+        }
+    }
+    h.update(
+        serde_json::to_string(&content.config)
+            .unwrap_or_default()
+            .as_bytes(),
+    );
+    h.update(format!("{settings:?}").as_bytes());
+    h.update(bundle.hash().as_bytes());
+    h.finalize()
+}
+
+/// A hash of what page lists show: every address, title and date.
+pub fn listing_hash(content: &Content) -> blake3::Hash {
+    let mut h = blake3::Hasher::new();
+    for p in &content.pages {
+        let listed = pages::Listed::of(p);
+        for part in [
+            listed.route.as_str(),
+            &listed.title,
+            listed.date.as_deref().unwrap_or(""),
+        ] {
+            h.update(&(part.len() as u64).to_le_bytes());
+            h.update(part.as_bytes());
+        }
+    }
+    h.finalize()
+}
+
 impl Renderer {
+    pub fn new(inputs: environment::Inputs) -> Renderer {
+        let templates = inputs.root.join("templates");
+        let base_url = inputs.settings.base_url.clone();
+        let head = inputs.settings.head.clone();
+        Renderer {
+            env: environment::environment(inputs),
+            templates,
+            base_url,
+            head,
+        }
+    }
+
     /// Compiles every template first, so all syntax errors are reported at once.
     pub fn check_templates(&self) -> Vec<Diagnostic> {
         let mut diagnostics = Vec::new();
@@ -151,24 +163,48 @@ impl Renderer {
         diagnostics
     }
 
-    pub fn render_pages(&self, pages: &[Page]) -> Result<Vec<Rendered>, Vec<Diagnostic>> {
-        let results: Vec<Result<Rendered, Diagnostic>> = pages
+    /// Renders every page, taking from `cache` those whose inputs are unchanged:
+    /// the same page data, the same `everything` and, for pages that list pages,
+    /// the same listing.
+    pub fn render_pages(
+        &self,
+        pages: &[Arc<Page>],
+        cache: &mut Cache,
+        everything: blake3::Hash,
+        listing: blake3::Hash,
+    ) -> Result<Vec<Arc<Rendered>>, Vec<Diagnostic>> {
+        if cache.everything != Some(everything) {
+            cache.pages.clear();
+        }
+        let listing_changed = cache.listing != Some(listing);
+        let results: Vec<Result<(Arc<Rendered>, bool), Diagnostic>> = pages
             .par_iter()
-            .map(|page| self.render_page(page))
+            .map(|page| {
+                let kept = cache.pages.get(&page.route).filter(|(before, rendered)| {
+                    Arc::ptr_eq(before, page) && !(rendered.lists_pages && listing_changed)
+                });
+                match kept {
+                    Some((_, rendered)) => Ok((rendered.clone(), false)),
+                    None => self.render_page(page).map(|r| (Arc::new(r), true)),
+                }
+            })
             .collect();
         let mut out = Vec::with_capacity(results.len());
         // The same template error on many pages is one problem, reported once.
         let mut errors: BTreeMap<String, (Diagnostic, usize)> = BTreeMap::new();
+        let mut rendered = 0;
         for r in results {
             match r {
-                Ok(page) => out.push(page),
+                Ok((page, fresh)) => {
+                    rendered += usize::from(fresh);
+                    out.push(page);
+                }
                 Err(d) => errors.entry(d.to_string()).or_insert((d, 0)).1 += 1,
             }
         }
-        if errors.is_empty() {
-            Ok(out)
-        } else {
-            Err(errors
+        if !errors.is_empty() {
+            cache.everything = None;
+            return Err(errors
                 .into_values()
                 .map(|(mut d, n)| {
                     if n > 1 {
@@ -176,8 +212,18 @@ impl Renderer {
                     }
                     d
                 })
-                .collect())
+                .collect());
         }
+        cache.everything = Some(everything);
+        cache.listing = Some(listing);
+        cache.rendered = rendered;
+        cache.pages = pages
+            .iter()
+            .cloned()
+            .zip(out.iter().cloned())
+            .map(|(page, rendered)| (page.route.clone(), (page, rendered)))
+            .collect();
+        Ok(out)
     }
 
     pub fn render_page(&self, page: &Page) -> Result<Rendered, Diagnostic> {
@@ -199,6 +245,7 @@ impl Renderer {
             page,
             url: canonical_url(&self.base_url, &page.route),
         };
+        pages::start_tracking();
         let captured = template
             .render_captured(context! { page => Value::from(Serde(&ctx)) })
             .map_err(|e| self.diagnostic(&e, Some(page)))?;
@@ -207,16 +254,28 @@ impl Renderer {
             .get_extension::<PageIslands>()
             .map(|p| {
                 p.0.iter()
-                    .filter(|(_, h)| *h != islands::Hydrate::None)
+                    .filter(|(_, h)| *h != Hydrate::None)
                     .map(|(n, _)| n.clone())
                     .collect()
             })
             .unwrap_or_default();
+        let html = self.finish(captured.into_output());
         Ok(Rendered {
             route: page.route.clone(),
-            html: captured.into_output(),
+            hash: blake3::hash(html.as_bytes()),
+            html: html.into(),
             islands,
+            lists_pages: pages::listed_pages(),
         })
+    }
+
+    /// The page with the host's policies first in its `<head>`, when there are any.
+    fn finish(&self, html: String) -> String {
+        if self.head.is_empty() {
+            html
+        } else {
+            text::insert_in_head(&html, &self.head)
+        }
     }
 
     /// Renders a template outside the page list (`404.html`), when the site has it.
@@ -235,7 +294,7 @@ impl Renderer {
         self.env
             .get_template(template)
             .and_then(|t| t.render(context! { page => Value::from(Serde(&ctx)) }))
-            .map(Some)
+            .map(|html| Some(self.finish(html)))
             .map_err(|e| self.diagnostic(&e, Some(page)))
     }
 
@@ -278,36 +337,6 @@ impl Renderer {
             _ => {}
         }
         d
-    }
-}
-
-/// MiniJinja's formatter, but escaping only what HTML requires (`&<>"'`), so URLs
-/// read as written (`/about`, not `&#x2f;about`).
-fn html_formatter(
-    out: &mut minijinja::Output,
-    state: &mut State,
-    value: &Value,
-) -> Result<(), minijinja::Error> {
-    match (state.auto_escape(), value.as_str()) {
-        (minijinja::AutoEscape::Html, Some(text)) if !value.is_safe() => {
-            let mut last = 0;
-            for (i, c) in text.char_indices() {
-                let entity = match c {
-                    '&' => "&amp;",
-                    '<' => "&lt;",
-                    '>' => "&gt;",
-                    '"' => "&quot;",
-                    '\'' => "&#39;",
-                    _ => continue,
-                };
-                out.write_str(&text[last..i])
-                    .map_err(minijinja::Error::from)?;
-                out.write_str(entity).map_err(minijinja::Error::from)?;
-                last = i + 1;
-            }
-            out.write_str(&text[last..]).map_err(minijinja::Error::from)
-        }
-        _ => minijinja::escape_formatter(out, state, value),
     }
 }
 

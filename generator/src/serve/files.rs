@@ -14,8 +14,8 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 
-use crate::headers::{self, Rule};
-use crate::hosts::Host;
+use crate::output::headers::{self, Rule};
+use crate::output::hosts::Host;
 use crate::serve::live;
 
 /// Compressed bodies by (ETag, encoding), so each version is compressed once.

@@ -1,99 +1,146 @@
-//! `site serve`: builds, serves the output as the static host would, rebuilds on
-//! every saved change, reloads open pages, and hosts the storage API.
+//! `site serve`: builds, serves the output as the site's host would, rebuilds on
+//! every saved change, reloads open pages, and hosts the storage API. What happens
+//! is told to the caller as [`Event`]s; the library prints nothing.
 
 mod files;
 mod live;
 mod watch;
 
-use std::io::IsTerminal;
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::PathBuf;
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 use axum::routing::get;
 use axum::Router;
 
-use crate::cmd::build::print_report;
 use crate::content;
-use crate::diagnostics;
-use crate::pipeline::{self, Options, Session};
+use crate::diagnostics::{self, Diagnostic};
+use crate::pipeline::{self, Report, Session};
 use crate::storage::{self, Bucket, Store};
 use files::Files;
 use live::Live;
 use watch::Change;
 
 /// Saves arriving within this long of each other make one rebuild.
-const DEBOUNCE: Duration = Duration::from_millis(30);
+const DEBOUNCE: Duration = Duration::from_millis(15);
 
-pub fn run(mut options: Options, host: &str, port: u16, verbose: bool) -> bool {
-    options.root = match options.root.canonicalize() {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!(
-                "error: {}: the site root cannot be used: {e}",
-                options.root.display()
-            );
-            return false;
-        }
-    };
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub build: pipeline::Options,
+    /// The address to listen on.
+    pub host: String,
+    /// The port to listen on; 0 picks a free one.
+    pub port: u16,
+}
+
+/// What `serve` reports as it goes.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// A build (the first, or one after a save) succeeded and is being served.
+    Built(&'a Report),
+    /// A build failed; the last good site is still served.
+    Failed(&'a [Diagnostic]),
+    /// The server listens on this address (the output folder is second).
+    Listening(SocketAddr, &'a std::path::Path),
+    /// Something the user should know that stops nothing.
+    Warning(String),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{0}: the site root cannot be used: {1}")]
+    Root(PathBuf, std::io::Error),
+    #[error("cannot prepare the storage folder .site/storage: {0}")]
+    Storage(std::io::Error),
+    #[error("{0}")]
+    Watch(String),
+    #[error("cannot start the server runtime: {0}")]
+    Runtime(std::io::Error),
+    #[error("cannot listen on {0}: {1}")]
+    Listen(String, std::io::Error),
+    #[error("the server stopped: {0}")]
+    Stopped(std::io::Error),
+}
+
+/// Builds, then serves until interrupted (Ctrl-C).
+pub fn serve<F>(options: Options, on_event: F) -> Result<(), Error>
+where
+    F: Fn(Event) + Send + Sync + 'static,
+{
+    let Options {
+        build: mut build_options,
+        host,
+        port,
+    } = options;
+    build_options.serving = true;
+    build_options.root = build_options
+        .root
+        .canonicalize()
+        .map_err(|e| Error::Root(build_options.root.clone(), e))?;
+    let on_event = Arc::new(on_event);
     let live = Arc::new(Live::new());
-    let mut session = Session::default();
-    let files = Arc::new(Files::new(&options.out, true));
-    build(&options, &mut session, &live, &files, verbose);
+    let files = Arc::new(Files::new(&build_options.out, true));
+    let mut session = Session::serving();
+    build(&build_options, &mut session, &live, &files, &*on_event);
 
+    let store = Arc::new(storage_for(&build_options, &*on_event)?);
+    let (tx, rx) = mpsc::channel();
+    let _watcher = watch::watch(&build_options.root, DEBOUNCE, tx).map_err(Error::Watch)?;
+    {
+        let (live, files, options, on_event) = (
+            live.clone(),
+            files.clone(),
+            build_options.clone(),
+            on_event.clone(),
+        );
+        std::thread::spawn(move || rebuild_loop(&options, session, &rx, &live, &files, &*on_event));
+    }
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(Error::Runtime)?;
+    let out = build_options.out.clone();
+    runtime.block_on(async move {
+        let addr = format!("{host}:{port}");
+        let listener = tokio::net::TcpListener::bind(&addr)
+            .await
+            .map_err(|e| Error::Listen(addr.clone(), e))?;
+        let local: SocketAddr = listener.local_addr().map_err(|e| Error::Listen(addr, e))?;
+        on_event(Event::Listening(local, &out));
+        let shutdown = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        axum::serve(listener, app(live, files, store))
+            .with_graceful_shutdown(shutdown)
+            .await
+            .map_err(Error::Stopped)
+    })
+}
+
+/// The built-in storage: the production project's buckets, under `.site/storage/`.
+fn storage_for(options: &pipeline::Options, on_event: &dyn Fn(Event)) -> Result<Store, Error> {
     let settings = content::storage_settings(&options.root);
     let buckets: Vec<Bucket> = storage::policy::BUCKETS
         .iter()
         .map(|p| Bucket::from_policy(p))
         .collect();
     if !buckets.iter().any(|b| b.name == settings.bucket) {
-        eprintln!(
-            "warning: storage.bucket `{}` does not exist in production (supabase/migrations              creates {}); uploads will be refused with 404, here as there",
+        let names: Vec<&str> = storage::policy::BUCKETS.iter().map(|b| b.name).collect();
+        on_event(Event::Warning(format!(
+            "storage.bucket `{}` does not exist in production (supabase/migrations creates {}); \
+             uploads will be refused with 404, here as there",
             settings.bucket,
-            storage::policy::BUCKETS
-                .iter()
-                .map(|b| b.name)
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+            names.join(", ")
+        )));
     }
-    let store = match Store::new(
+    Store::new(
         &options.root.join(".site").join("storage"),
         buckets,
         &settings.anon_key,
-    ) {
-        Ok(s) => Arc::new(s),
-        Err(e) => {
-            eprintln!("error: cannot prepare the storage folder .site/storage: {e}");
-            return false;
-        }
-    };
-
-    let (tx, rx) = mpsc::channel();
-    let _watcher = match watch::watch(&options.root, DEBOUNCE, tx) {
-        Ok(w) => w,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return false;
-        }
-    };
-    {
-        let (live, files, options) = (live.clone(), files.clone(), options.clone());
-        std::thread::spawn(move || rebuild_loop(&options, session, &rx, &live, &files, verbose));
-    }
-
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("error: cannot start the server runtime: {e}");
-            return false;
-        }
-    };
-    runtime.block_on(listen(app(live, files, store), host, port, &options.out))
+    )
+    .map_err(Error::Storage)
 }
 
 fn app(live: Arc<Live>, files: Arc<Files>, store: Arc<Store>) -> Router {
@@ -105,69 +152,47 @@ fn app(live: Arc<Live>, files: Arc<Files>, store: Arc<Store>) -> Router {
     live_routes.merge(storage::http::router(store)).merge(site)
 }
 
-async fn listen(app: Router, host: &str, port: u16, out: &Path) -> bool {
-    let addr = format!("{host}:{port}");
-    let listener = match tokio::net::TcpListener::bind(&addr).await {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("error: cannot listen on {addr}: {e}");
-            return false;
-        }
-    };
-    let local: SocketAddr = listener
-        .local_addr()
-        .unwrap_or_else(|_| ([127, 0, 0, 1], port).into());
-    println!("Serving {} on http://{local}", out.display());
-    let shutdown = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    match axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await
-    {
-        Ok(()) => true,
-        Err(e) => {
-            eprintln!("error: the server stopped: {e}");
-            false
-        }
-    }
-}
-
 /// One build: on success open pages reload; on failure the last good site stays
-/// and the errors go to the terminal and to the pages' overlay.
-fn build(options: &Options, session: &mut Session, live: &Live, files: &Files, verbose: bool) {
+/// and the errors go to the caller and to the pages' overlay.
+fn build(
+    options: &pipeline::Options,
+    session: &mut Session,
+    live: &Live,
+    files: &Files,
+    on_event: &dyn Fn(Event),
+) {
     match pipeline::build_in(options, session) {
         Ok(report) => {
-            print_report(&report, options, verbose);
-            files.built(report.host, report.served_headers);
+            files.built(report.host, report.served_headers.clone());
+            on_event(Event::Built(&report));
             live.built();
         }
         Err(diags) => {
-            eprint!(
-                "{}",
-                diagnostics::render(&diags, std::io::stderr().is_terminal())
-            );
+            on_event(Event::Failed(&diags));
             live.failed(diagnostics::render(&diags, false));
         }
     }
 }
 
 fn rebuild_loop(
-    options: &Options,
+    options: &pipeline::Options,
     mut session: Session,
     rx: &mpsc::Receiver<Vec<Change>>,
     live: &Live,
     files: &Files,
-    verbose: bool,
+    on_event: &dyn Fn(Event),
 ) {
     while let Ok(mut changes) = rx.recv() {
         // Saves that arrived during the last build are handled in one go.
         while let Ok(more) = rx.try_recv() {
             changes.extend(more);
         }
-        if changes.contains(&Change::Bundle) {
-            session.islands_or_styles_changed();
+        if changes.contains(&Change::Styles) {
+            session.styles_changed();
         }
-        build(options, &mut session, live, files, verbose);
+        if changes.contains(&Change::Islands) {
+            session.islands_changed();
+        }
+        build(options, &mut session, live, files, on_event);
     }
 }

@@ -9,17 +9,25 @@ use notify_debouncer_full::notify::event::{EventKind, ModifyKind};
 use notify_debouncer_full::notify::RecursiveMode;
 use notify_debouncer_full::{new_debouncer, DebounceEventResult};
 
-/// What a changed file is; it decides how much of the pipeline runs again.
+/// What a changed file is; it decides how much of the pipeline runs again. Every
+/// kind rebuilds through the same pipeline, which skips what did not change: a
+/// content file is parsed again alone (the others are kept by fingerprint), and
+/// only pages whose inputs changed are rendered and written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Change {
-    /// `content/`: pages are loaded and rendered again.
+    /// `content/`: the changed files are parsed again; their pages, and pages that
+    /// list them when a listed title or date changed, are rendered again.
     Content,
-    /// `templates/`: pages are rendered again.
+    /// `templates/`: every page is rendered again.
     Templates,
-    /// `public/`: files are copied again.
+    /// `public/`: the changed files are copied again.
     Public,
-    /// `islands/` or `styles/`: esbuild runs again.
-    Bundle,
+    /// `styles/`: the styles are bundled again (incrementally); pages are rendered
+    /// again for the new stylesheet address. Islands and their renders are kept.
+    Styles,
+    /// `islands/`: the islands are bundled again (incrementally) and rendered by a
+    /// new server-render process.
+    Islands,
 }
 
 /// The folders that are watched, each with the change it means.
@@ -27,8 +35,8 @@ pub const WATCHED: [(&str, Change); 5] = [
     ("content", Change::Content),
     ("templates", Change::Templates),
     ("public", Change::Public),
-    ("islands", Change::Bundle),
-    ("styles", Change::Bundle),
+    ("islands", Change::Islands),
+    ("styles", Change::Styles),
 ];
 
 /// The kind of change `path` is, or `None` for files that are not inputs: editor
@@ -111,8 +119,8 @@ mod tests {
         assert_eq!(c("content/site.yaml"), Some(Change::Content));
         assert_eq!(c("templates/blocks/hero.html"), Some(Change::Templates));
         assert_eq!(c("public/images/map.svg"), Some(Change::Public));
-        assert_eq!(c("islands/Header.tsx"), Some(Change::Bundle));
-        assert_eq!(c("styles/_header.css"), Some(Change::Bundle));
+        assert_eq!(c("islands/Header.tsx"), Some(Change::Islands));
+        assert_eq!(c("styles/_header.css"), Some(Change::Styles));
     }
 
     #[test]

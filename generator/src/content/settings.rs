@@ -9,9 +9,9 @@ use std::sync::Arc;
 use base64::Engine;
 
 use crate::content::site::{SiteConfig, Storage};
+use crate::content::yaml;
 use crate::diagnostics::Diagnostic;
-use crate::hosts::Host;
-use crate::yaml;
+use crate::output::hosts::Host;
 
 /// What the command line asks for, above `site.yaml` and the environment.
 #[derive(Debug, Clone, Default)]

@@ -3,7 +3,7 @@
 use crate::content::Page;
 use crate::render::canonical_url;
 
-pub fn sitemap(base_url: &str, pages: &[Page]) -> String {
+pub fn sitemap(base_url: &str, pages: &[std::sync::Arc<Page>]) -> String {
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::headers::{self, Rule};
+use crate::output::headers::{self, Rule};
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]

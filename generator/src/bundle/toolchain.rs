@@ -1,19 +1,20 @@
-//! Finds the external programs the build spawns: esbuild's native binary from the
-//! npm package and Node for server rendering.
+//! Finds the external programs the build uses: Node, and the npm packages esbuild
+//! runs from (`node_modules`).
 
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone)]
 pub struct Toolchain {
-    pub esbuild: PathBuf,
     pub node: PathBuf,
-    /// The `node_modules` folder esbuild resolves packages from.
+    /// The `node_modules` folder esbuild and the islands' packages come from.
     pub node_modules: PathBuf,
+    /// esbuild's native binary, when `SITE_ESBUILD` names one (else the package's).
+    pub esbuild_binary: Option<PathBuf>,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("esbuild was not found (looked for node_modules/.bin/esbuild above {searched}); run `npm ci` in the project, or set SITE_ESBUILD")]
+    #[error("esbuild was not found (looked for node_modules/esbuild above {searched}); run `npm ci` in the project")]
     NoEsbuild { searched: String },
     #[error("node was not found on PATH; install Node.js 20 or newer, or set SITE_NODE")]
     NoNode,
@@ -28,25 +29,18 @@ impl Toolchain {
             .iter()
             .flat_map(|start| start.ancestors())
             .map(|dir| dir.join("node_modules"))
-            .find(|nm| nm.join(".bin").join("esbuild").is_file());
-        let esbuild = match std::env::var_os("SITE_ESBUILD") {
-            Some(p) => PathBuf::from(p),
-            None => node_modules
-                .as_ref()
-                .map(|nm| nm.join(".bin").join("esbuild"))
-                .ok_or_else(|| Error::NoEsbuild {
-                    searched: root.display().to_string(),
-                })?,
-        };
+            .find(|nm| nm.join("esbuild").join("package.json").is_file())
+            .ok_or_else(|| Error::NoEsbuild {
+                searched: root.display().to_string(),
+            })?;
         let node = match std::env::var_os("SITE_NODE") {
             Some(p) => PathBuf::from(p),
             None => find_on_path("node").ok_or(Error::NoNode)?,
         };
-        let node_modules = node_modules.unwrap_or_else(|| root.join("node_modules"));
         Ok(Toolchain {
-            esbuild,
             node,
             node_modules,
+            esbuild_binary: std::env::var_os("SITE_ESBUILD").map(PathBuf::from),
         })
     }
 }

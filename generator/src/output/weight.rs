@@ -2,7 +2,7 @@
 //! (its HTML, its stylesheets, and the JavaScript its islands need to hydrate),
 //! measured after gzip, and checked against the budgets of `site.yaml`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::io::Write;
 
 use crate::bundle::Bundle;
@@ -25,33 +25,39 @@ pub fn gzip_len(bytes: &[u8]) -> u64 {
         .unwrap_or(bytes.len() as u64)
 }
 
-/// Gzip sizes of the bundle's files, computed once per build.
-pub struct Sizes {
-    gzip: BTreeMap<String, u64>,
+/// Gzip sizes of the bundle's scripts and stylesheets: computed once per part
+/// (its files never change, their names are hashes) and in parallel.
+pub struct Sizes<'a> {
+    bundle: &'a Bundle,
 }
 
-impl Sizes {
-    pub fn of(bundle: &Bundle) -> Sizes {
-        let gzip = bundle
-            .files
-            .iter()
-            .filter(|(url, _)| url.ends_with(".js") || url.ends_with(".css"))
-            .filter_map(|(url, path)| {
-                // The bundle's `.gz` twin is this very compression; reading its size
-                // keeps warm builds from compressing anything.
-                let twin = bundle.files.get(&format!("{url}.gz"));
-                let size = match twin.and_then(|t| std::fs::metadata(t).ok()) {
-                    Some(meta) => meta.len(),
-                    None => gzip_len(&std::fs::read(path).ok()?),
-                };
-                Some((url.clone(), size))
-            })
-            .collect();
-        Sizes { gzip }
+impl<'a> Sizes<'a> {
+    pub fn of(bundle: &'a Bundle) -> Sizes<'a> {
+        Sizes { bundle }
     }
 
     fn get(&self, url: &str) -> u64 {
-        self.gzip.get(url).copied().unwrap_or(0)
+        let parts = self
+            .bundle
+            .styles
+            .as_deref()
+            .into_iter()
+            .chain(self.bundle.islands.as_deref().map(|i| &i.browser));
+        for part in parts {
+            if !part.files.contains_key(url) {
+                continue;
+            }
+            let sizes = part.gzip_sizes.get_or_init(|| {
+                use rayon::prelude::*;
+                part.files
+                    .par_iter()
+                    .filter(|(u, _)| u.ends_with(".js") || u.ends_with(".css"))
+                    .filter_map(|(u, path)| Some((u.clone(), gzip_len(&std::fs::read(path).ok()?))))
+                    .collect()
+            });
+            return sizes.get(url).copied().unwrap_or(0);
+        }
+        0
     }
 }
 
@@ -60,25 +66,22 @@ impl Sizes {
 /// what islands import later on demand (the storage client, on submit).
 pub fn page_weight(html: &str, hydrating: &[&str], bundle: &Bundle, sizes: &Sizes) -> Weight {
     let css = stylesheets(html).iter().map(|u| sizes.get(u)).sum();
-    let mut scripts: BTreeSet<String> = BTreeSet::new();
     let mut roots: Vec<String> = hydrating
         .iter()
-        .filter_map(|i| bundle.islands.get(*i))
-        .map(|e| e.url.clone())
+        .filter_map(|i| bundle.island(i))
+        .map(|e| e.url)
         .collect();
-    if let (false, Some(runtime)) = (roots.is_empty(), &bundle.runtime) {
-        roots.push(runtime.url.clone());
+    if let (false, Some(runtime)) = (roots.is_empty(), bundle.runtime()) {
         // The runtime imports React's part on demand, but always before hydrating.
-        if let Some(chunk) = bundle.chunks.get(&runtime.url) {
+        if let Some(chunk) = bundle.chunk(&runtime.url) {
             roots.extend(chunk.dynamic_imports.iter().cloned());
         }
+        roots.push(runtime.url);
     }
-    while let Some(url) = roots.pop() {
-        if scripts.insert(url.clone()) {
-            if let Some(chunk) = bundle.chunks.get(&url) {
-                roots.extend(chunk.imports.iter().cloned());
-            }
-        }
+    let mut scripts: BTreeSet<String> = roots.iter().cloned().collect();
+    if let Some(islands) = &bundle.islands {
+        let refs: Vec<&str> = roots.iter().map(String::as_str).collect();
+        scripts.extend(islands.browser.static_closure(&refs));
     }
     Weight {
         html: gzip_len(html.as_bytes()),

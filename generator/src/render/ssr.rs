@@ -45,6 +45,8 @@ impl Drop for Process {
 
 pub struct Renderer {
     node: PathBuf,
+    /// Where the bundle's packages (React) are loaded from.
+    node_modules: Option<PathBuf>,
     bundle: Option<PathBuf>,
     bundle_hash: String,
     cache_dir: PathBuf,
@@ -70,20 +72,10 @@ struct Reply {
 }
 
 /// How many renders a build did, and how many it took from the memo.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Stats {
     pub rendered: usize,
     pub reused: usize,
-}
-
-impl Stats {
-    /// The renders done since `earlier` was taken.
-    pub fn since(self, earlier: Stats) -> Stats {
-        Stats {
-            rendered: self.rendered - earlier.rendered,
-            reused: self.reused - earlier.reused,
-        }
-    }
 }
 
 impl Renderer {
@@ -91,11 +83,18 @@ impl Renderer {
         &self.bundle_hash
     }
 
-    pub fn new(node: &Path, bundle: Option<&Path>, bundle_hash: &str, root: &Path) -> Renderer {
+    pub fn new(
+        node: &Path,
+        node_modules: Option<&Path>,
+        bundle: Option<&Path>,
+        bundle_hash: &str,
+        root: &Path,
+    ) -> Renderer {
         let cache_dir = root.join(".site").join("cache");
         let memo = load_memo(&cache_dir.join(format!("ssr-{bundle_hash}.json")));
         Renderer {
             node: node.to_path_buf(),
+            node_modules: node_modules.map(Path::to_path_buf),
             bundle: bundle.map(Path::to_path_buf),
             bundle_hash: bundle_hash.to_string(),
             cache_dir,
@@ -107,10 +106,11 @@ impl Renderer {
         }
     }
 
-    pub fn stats(&self) -> Stats {
+    /// The renders since the last call (one build's).
+    pub fn take_stats(&self) -> Stats {
         Stats {
-            rendered: self.rendered.load(Ordering::Relaxed),
-            reused: self.reused.load(Ordering::Relaxed),
+            rendered: self.rendered.swap(0, Ordering::Relaxed),
+            reused: self.reused.swap(0, Ordering::Relaxed),
         }
     }
 
@@ -169,7 +169,11 @@ impl Renderer {
 
     fn spawn(&self) -> Result<Process, Error> {
         let bundle = self.bundle.as_ref().ok_or(Error::NoBundle)?;
-        let mut child = Command::new(&self.node)
+        let mut command = Command::new(&self.node);
+        if let Some(modules) = &self.node_modules {
+            command.env("NODE_PATH", modules);
+        }
+        let mut child = command
             .arg(bundle)
             .env("NODE_ENV", "production")
             .stdin(Stdio::piped())

@@ -1,0 +1,276 @@
+//! esbuild, through its JavaScript API in one Node process (`bundler.cjs`): the
+//! options of each build are written once here, builds of a request run side by
+//! side, errors come back structured (file, line, column), and in `site serve`
+//! each build keeps an incremental context, so a rebuild reuses what did not change.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use super::toolchain::Toolchain;
+use super::Error;
+use crate::diagnostics::{Diagnostic, IoError};
+
+const SCRIPT: &str = include_str!("bundler.cjs");
+
+/// The kinds of build, each with its own options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `styles/*.css` (not partials), minified, with hashed names.
+    Styles,
+    /// The islands and the hydration runtime for browsers: ESM with code splitting.
+    Browser,
+    /// Every island for Node, for the server render: one CommonJS file.
+    Server,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Styles => "styles",
+            Kind::Browser => "browser",
+            Kind::Server => "server",
+        }
+    }
+}
+
+/// One build to run: its kind, entry points (relative to the root) and output.
+#[derive(Debug, Clone)]
+pub struct Spec {
+    pub kind: Kind,
+    pub entries: Vec<String>,
+    /// A folder for styles and browser builds, the file for the server build.
+    pub out: PathBuf,
+}
+
+impl Spec {
+    /// esbuild's options for this build: every flag of the bundle, in one place.
+    fn options(&self, root: &Path) -> Value {
+        let production = json!({ "process.env.NODE_ENV": "\"production\"" });
+        match self.kind {
+            Kind::Styles => json!({
+                "absWorkingDir": root, "entryPoints": self.entries, "bundle": true,
+                "minify": true, "charset": "utf8", "legalComments": "none",
+                "outbase": root, "outdir": self.out, "publicPath": "/assets",
+                "entryNames": "[dir]/[name]-[hash]", "assetNames": "media/[name]-[hash]",
+            }),
+            Kind::Browser => json!({
+                "absWorkingDir": root, "entryPoints": self.entries, "bundle": true,
+                "splitting": true, "format": "esm", "platform": "browser", "target": "es2020",
+                "minify": true, "jsx": "automatic", "charset": "utf8", "legalComments": "none",
+                "outbase": root, "outdir": self.out, "publicPath": "/assets",
+                "entryNames": "[dir]/[name]-[hash]", "chunkNames": "chunks/[name]-[hash]",
+                "assetNames": "media/[name]-[hash]", "define": production,
+            }),
+            // React stays outside the server bundle: Node loads it from
+            // node_modules, which makes the bundle small and quick to rebuild.
+            Kind::Server => json!({
+                "absWorkingDir": root, "entryPoints": self.entries, "bundle": true,
+                "format": "cjs", "platform": "node", "target": "node18", "jsx": "automatic",
+                "loader": { ".css": "empty" }, "legalComments": "none",
+                "external": ["react", "react/*", "react-dom", "react-dom/*"],
+                "outfile": self.out, "define": production,
+            }),
+        }
+    }
+}
+
+/// Bump when the options above change, so cached bundles are not reused.
+pub const OPTIONS_VERSION: &str = "4";
+
+/// esbuild's metafile: what each output is and imports.
+#[derive(Debug, Deserialize)]
+pub struct Metafile {
+    pub outputs: std::collections::BTreeMap<String, MetaOutput>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MetaOutput {
+    #[serde(default)]
+    pub entry_point: Option<String>,
+    #[serde(default)]
+    pub imports: Vec<MetaImport>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct MetaImport {
+    pub path: String,
+    pub kind: String,
+    #[serde(default)]
+    pub external: bool,
+}
+
+#[derive(Deserialize)]
+struct Reply {
+    #[serde(default)]
+    fatal: Option<String>,
+    #[serde(default)]
+    results: Vec<Outcome>,
+}
+
+#[derive(Deserialize)]
+struct Outcome {
+    name: String,
+    #[serde(default)]
+    metafile: Option<Metafile>,
+    #[serde(default)]
+    errors: Vec<Message>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Message {
+    text: String,
+    #[serde(default)]
+    file: Option<String>,
+    #[serde(default)]
+    line: Option<usize>,
+    #[serde(default)]
+    column: Option<usize>,
+    #[serde(default)]
+    line_text: Option<String>,
+}
+
+impl Message {
+    fn diagnostic(self) -> Diagnostic {
+        let mut message = self.text;
+        if let (Some(text), Some(col)) = (&self.line_text, self.column) {
+            message.push_str(&format!(
+                "\n  {text}\n  {}^",
+                " ".repeat(col.saturating_sub(1))
+            ));
+        }
+        match (self.file, self.line, self.column) {
+            (Some(file), Some(line), Some(column)) => {
+                Diagnostic::new(file, message).at(line, column)
+            }
+            (Some(file), _, _) => Diagnostic::new(file, message),
+            _ => Diagnostic::new("islands/", message),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Request<'a> {
+    id: u64,
+    live: bool,
+    builds: Vec<BuildRequest<'a>>,
+}
+
+#[derive(Serialize)]
+struct BuildRequest<'a> {
+    name: &'a str,
+    options: Value,
+}
+
+/// The Node process running esbuild. Dropping it ends the process.
+pub struct Bundler {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+    /// Keep incremental contexts between requests (`site serve`).
+    live: bool,
+}
+
+impl Bundler {
+    pub fn start(tools: &Toolchain, root: &Path, live: bool) -> Result<Bundler, Error> {
+        let mut command = Command::new(&tools.node);
+        command
+            .arg("--eval")
+            .arg(SCRIPT)
+            .current_dir(root)
+            .env("SITE_ESBUILD_MODULE", tools.node_modules.join("esbuild"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        if let Some(binary) = &tools.esbuild_binary {
+            command.env("ESBUILD_BINARY_PATH", binary);
+        }
+        let mut child = command
+            .spawn()
+            .map_err(|source| Error::Io(IoError::at(&tools.node)(source)))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err(Error::Bundler("no pipes to the bundler process".into()));
+        };
+        Ok(Bundler {
+            child,
+            stdin,
+            stdout: BufReader::new(stdout),
+            next_id: 1,
+            live,
+        })
+    }
+
+    /// Runs `specs` side by side; the metafile of each, in order, or every error.
+    pub fn run(&mut self, root: &Path, specs: &[Spec]) -> Result<Vec<Metafile>, Error> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let request = Request {
+            id,
+            live: self.live,
+            builds: specs
+                .iter()
+                .map(|s| BuildRequest {
+                    name: s.kind.name(),
+                    options: s.options(root),
+                })
+                .collect(),
+        };
+        let mut line =
+            serde_json::to_string(&request).map_err(|e| Error::Bundler(e.to_string()))?;
+        line.push('\n');
+        self.stdin
+            .write_all(line.as_bytes())
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| Error::Bundler(format!("the bundler process stopped: {e}")))?;
+        let mut reply = String::new();
+        match self.stdout.read_line(&mut reply) {
+            Ok(0) | Err(_) => return Err(Error::Bundler("the bundler process stopped".into())),
+            Ok(_) => {}
+        }
+        let reply: Reply = serde_json::from_str(&reply)
+            .map_err(|e| Error::Bundler(format!("unreadable reply from the bundler: {e}")))?;
+        if let Some(fatal) = reply.fatal {
+            return Err(Error::Bundler(fatal));
+        }
+        // Results come in the order of the request.
+        if reply.results.len() != specs.len()
+            || reply
+                .results
+                .iter()
+                .zip(specs)
+                .any(|(o, s)| o.name != s.kind.name())
+        {
+            return Err(Error::Bundler(
+                "the bundler answered another request".into(),
+            ));
+        }
+        let mut metafiles = Vec::new();
+        let mut diagnostics = Vec::new();
+        for outcome in reply.results {
+            match outcome.metafile {
+                Some(m) if outcome.errors.is_empty() => metafiles.push(m),
+                _ => diagnostics.extend(outcome.errors.into_iter().map(Message::diagnostic)),
+            }
+        }
+        if diagnostics.is_empty() {
+            Ok(metafiles)
+        } else {
+            let mut seen = std::collections::BTreeSet::new();
+            diagnostics.retain(|d| seen.insert(d.to_string()));
+            Err(Error::Esbuild(diagnostics))
+        }
+    }
+}
+
+impl Drop for Bundler {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

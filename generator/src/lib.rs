@@ -1,0 +1,25 @@
+//! `site`, a static site generator: YAML and Markdown content rendered to HTML with
+//! MiniJinja, and React islands bundled by esbuild, rendered at build time and
+//! hydrated in the browser.
+//!
+//! The library does the work; the `site` binary only parses arguments and prints.
+//! Each command is a call here with an options struct in and a report out:
+//! [`build`], [`serve`] and [`check`]. A build runs the stages of [`pipeline`]:
+//! load ([`content`]) → bundle ([`bundle`]) → render ([`render`]) → weigh and
+//! write ([`output`]).
+
+pub mod bundle;
+pub mod check;
+pub mod content;
+pub mod diagnostics;
+pub mod output;
+pub mod pipeline;
+pub mod render;
+pub mod serve;
+pub mod storage;
+
+pub use check::{check, Summary as CheckReport};
+pub use diagnostics::Diagnostic;
+pub use output::hosts::Host;
+pub use pipeline::{build, Options as BuildOptions, Report as BuildReport};
+pub use serve::{serve, Event as ServeEvent, Options as ServeOptions};

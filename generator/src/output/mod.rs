@@ -1,0 +1,365 @@
+//! The write stage. Everything that goes into the output is collected first (a
+//! path written twice is an error), then either written into a folder beside the
+//! output and swapped in whole (`site build`: a failed build never leaves a
+//! half-written site), or, in `site serve`, only the files that changed are
+//! replaced in place.
+
+pub mod compress;
+pub mod headers;
+pub mod hosts;
+pub mod sitemap;
+mod swap;
+pub mod weight;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::diagnostics::IoError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Io(#[from] IoError),
+    #[error("{0} is written twice: by {1} and by {2}")]
+    Collision(String, String, String),
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
+    move |e| Error::Io(IoError::at(path)(e))
+}
+
+/// Where a file's bytes come from.
+#[derive(Debug)]
+pub enum Source {
+    Bytes(Vec<u8>),
+    /// A rendered page and the hash of its HTML.
+    Html(Arc<str>, blake3::Hash),
+    Copy(PathBuf),
+    /// A file that never changes (the bundle cache): hard-linked where possible.
+    /// Files an editor may change in place (`public/`) are copied instead, so the
+    /// previous output can never change through a link.
+    Immutable(PathBuf),
+}
+
+impl Source {
+    /// What identifies this version of the file, without reading files.
+    fn fingerprint(&self) -> [u8; 32] {
+        match self {
+            Source::Bytes(bytes) => *blake3::hash(bytes).as_bytes(),
+            Source::Html(_, hash) => *hash.as_bytes(),
+            Source::Copy(path) => {
+                let mut h = blake3::Hasher::new();
+                h.update(path.to_string_lossy().as_bytes());
+                if let Some(f) = crate::content::Fingerprint::of(path) {
+                    h.update(format!("{f:?}").as_bytes());
+                }
+                *h.finalize().as_bytes()
+            }
+            Source::Immutable(path) => *blake3::hash(path.to_string_lossy().as_bytes()).as_bytes(),
+        }
+    }
+
+    /// Writes the file at `path`; the number of bytes.
+    fn write_to(&self, path: &Path) -> Result<u64, Error> {
+        match self {
+            Source::Bytes(bytes) => std::fs::write(path, bytes)
+                .map(|_| bytes.len() as u64)
+                .map_err(io(path)),
+            Source::Html(html, _) => std::fs::write(path, html.as_bytes())
+                .map(|_| html.len() as u64)
+                .map_err(io(path)),
+            Source::Copy(from) => std::fs::copy(from, path).map_err(io(from)),
+            Source::Immutable(from) => match std::fs::hard_link(from, path) {
+                Ok(()) => std::fs::metadata(path).map(|m| m.len()).map_err(io(from)),
+                Err(_) => std::fs::copy(from, path).map_err(io(from)),
+            },
+        }
+    }
+}
+
+/// Everything that goes into the output, keyed by its path in the output.
+#[derive(Debug, Default)]
+pub struct Files {
+    files: BTreeMap<String, (Source, String)>,
+}
+
+impl Files {
+    /// Adds a file; `origin` says where it came from, for collision messages.
+    pub fn add(&mut self, path: String, source: Source, origin: &str) -> Result<(), Error> {
+        if let Some((_, other)) = self.files.get(&path) {
+            return Err(Error::Collision(path, other.clone(), origin.to_string()));
+        }
+        self.files.insert(path, (source, origin.to_string()));
+        Ok(())
+    }
+
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    /// Adds every file under `dir` (hidden files skipped) at the same relative path.
+    pub fn add_tree(&mut self, dir: &Path, origin: &str) -> Result<(), Error> {
+        if !dir.is_dir() {
+            return Ok(());
+        }
+        for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+            let entry = entry.map_err(|e| io(dir)(e.into()))?;
+            let hidden = entry.file_name().to_string_lossy().starts_with('.');
+            if hidden || !entry.file_type().is_file() {
+                continue;
+            }
+            let rel = entry
+                .path()
+                .strip_prefix(dir)
+                .map(|p| p.to_string_lossy().replace('\\', "/"))
+                .unwrap_or_default();
+            let label = format!("{origin}/{rel}");
+            self.add(rel, Source::Copy(entry.into_path()), &label)?;
+        }
+        Ok(())
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &Source)> {
+        self.files.iter().map(|(k, (s, _))| (k, s))
+    }
+}
+
+/// The output file of a route: `/` → `index.html`, `/about/` → `about/index.html`.
+pub fn route_file(route: &str) -> String {
+    let trimmed = route.trim_matches('/');
+    if trimmed.is_empty() {
+        "index.html".to_string()
+    } else {
+        format!("{trimmed}/index.html")
+    }
+}
+
+/// Writes `files` as the new content of `out`, replacing what was there in one step.
+/// Returns the number of bytes written.
+pub fn write(out: &Path, files: &Files) -> Result<u64, Error> {
+    let parent = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent).map_err(io(parent))?;
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_else(|| "dist".into());
+    let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
+    if tmp.exists() {
+        std::fs::remove_dir_all(&tmp).map_err(io(&tmp))?;
+    }
+    std::fs::create_dir_all(&tmp).map_err(io(&tmp))?;
+
+    let entries: Vec<(&String, &Source)> = files.iter().collect();
+    let result =
+        write_entries(&tmp, &entries).and_then(|bytes| swap::swap(&tmp, out).map(|_| bytes));
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    result
+}
+
+/// Writes files below `dir`, their folders first, then the files in parallel.
+fn write_entries(dir: &Path, entries: &[(&String, &Source)]) -> Result<u64, Error> {
+    let mut dirs: Vec<PathBuf> = entries
+        .iter()
+        .filter_map(|(rel, _)| dir.join(rel).parent().map(Path::to_path_buf))
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    for d in &dirs {
+        std::fs::create_dir_all(d).map_err(io(d))?;
+    }
+    entries
+        .par_iter()
+        .map(|(rel, source)| source.write_to(&dir.join(rel)))
+        .try_reduce(|| 0, |a, b| Ok(a + b))
+}
+
+/// What `site serve` last wrote to its output, file by file.
+#[derive(Debug, Default)]
+pub struct Written {
+    out: Option<PathBuf>,
+    files: HashMap<String, [u8; 32]>,
+}
+
+/// Brings `out` to `files`, writing only what changed since the last call: each
+/// changed file is written beside its place and renamed over it, files no longer
+/// produced are removed. The first call writes the whole output. Returns the
+/// number of files written.
+pub fn update(out: &Path, files: &Files, written: &mut Written) -> Result<usize, Error> {
+    let fingerprints: HashMap<String, [u8; 32]> = files
+        .files
+        .par_iter()
+        .map(|(rel, (source, _))| (rel.clone(), source.fingerprint()))
+        .collect();
+    if written.out.as_deref() != Some(out) || !out.is_dir() {
+        write(out, files)?;
+        *written = Written {
+            out: Some(out.to_path_buf()),
+            files: fingerprints,
+        };
+        return Ok(files.len());
+    }
+    let changed: Vec<(&String, &Source)> = files
+        .iter()
+        .filter(|(rel, _)| written.files.get(*rel) != fingerprints.get(*rel))
+        .collect();
+    // Written beside their place under a hidden name, then renamed over it.
+    let staged: Vec<(PathBuf, PathBuf, &Source)> = changed
+        .iter()
+        .map(|(rel, source)| {
+            let target = out.join(rel);
+            let name = target
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default();
+            let tmp = target.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+            (tmp, target, *source)
+        })
+        .collect();
+    let result: Result<(), Error> = (|| {
+        for (_, target, _) in &staged {
+            if let Some(parent) = target.parent() {
+                std::fs::create_dir_all(parent).map_err(io(parent))?;
+            }
+        }
+        staged.par_iter().try_for_each(|(tmp, target, source)| {
+            let _ = std::fs::remove_file(tmp);
+            source.write_to(tmp)?;
+            std::fs::rename(tmp, target).map_err(io(target))
+        })
+    })();
+    if let Err(e) = result {
+        for (tmp, _, _) in &staged {
+            let _ = std::fs::remove_file(tmp);
+        }
+        // The folder may now be a mix; the next update writes it whole.
+        written.out = None;
+        return Err(e);
+    }
+    for gone in written
+        .files
+        .keys()
+        .filter(|rel| !fingerprints.contains_key(*rel))
+    {
+        let _ = std::fs::remove_file(out.join(gone));
+    }
+    written.files = fingerprints;
+    Ok(changed.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn routes_map_to_index_files() {
+        assert_eq!(route_file("/"), "index.html");
+        assert_eq!(route_file("/about/"), "about/index.html");
+        assert_eq!(route_file("/services/cloud/"), "services/cloud/index.html");
+    }
+
+    #[test]
+    fn a_path_written_twice_is_an_error() {
+        let mut files = Files::default();
+        files
+            .add("a/index.html".into(), Source::Bytes(vec![]), "page /a")
+            .unwrap();
+        let err = files
+            .add(
+                "a/index.html".into(),
+                Source::Bytes(vec![]),
+                "public/a/index.html",
+            )
+            .unwrap_err();
+        assert!(err.to_string().contains("page /a"));
+    }
+
+    #[test]
+    fn replaces_the_previous_output_whole() {
+        let dir = std::env::temp_dir().join(format!("site-output-test-{}", std::process::id()));
+        let out = dir.join("dist");
+        std::fs::create_dir_all(out.join("old")).unwrap();
+        std::fs::write(out.join("old/file.txt"), "old").unwrap();
+        let mut files = Files::default();
+        files
+            .add("index.html".into(), Source::Bytes(b"new".to_vec()), "test")
+            .unwrap();
+        write(&out, &files).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(out.join("index.html")).unwrap(),
+            "new"
+        );
+        assert!(!out.join("old").exists());
+        let leftovers: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(leftovers.len(), 1, "{leftovers:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn serve_rewrites_only_what_changed_and_removes_what_went() {
+        let dir = std::env::temp_dir().join(format!("site-update-test-{}", std::process::id()));
+        let out = dir.join("dist");
+        let _ = std::fs::remove_dir_all(&dir);
+        let page = |text: &str| Source::Html(text.into(), blake3::hash(text.as_bytes()));
+        let mut files = Files::default();
+        files.add("a/index.html".into(), page("a1"), "t").unwrap();
+        files.add("b/index.html".into(), page("b1"), "t").unwrap();
+        let mut written = Written::default();
+        assert_eq!(
+            update(&out, &files, &mut written).unwrap(),
+            2,
+            "the first update writes all"
+        );
+        let b_inode = {
+            use std::os::unix::fs::MetadataExt;
+            std::fs::metadata(out.join("b/index.html")).unwrap().ino()
+        };
+
+        let mut next = Files::default();
+        next.add("a/index.html".into(), page("a2"), "t").unwrap();
+        next.add("b/index.html".into(), page("b1"), "t").unwrap();
+        next.add("c/index.html".into(), page("c1"), "t").unwrap();
+        assert_eq!(update(&out, &next, &mut written).unwrap(), 2);
+        assert_eq!(
+            std::fs::read_to_string(out.join("a/index.html")).unwrap(),
+            "a2"
+        );
+        assert_eq!(
+            std::fs::read_to_string(out.join("c/index.html")).unwrap(),
+            "c1"
+        );
+        {
+            use std::os::unix::fs::MetadataExt;
+            let ino = std::fs::metadata(out.join("b/index.html")).unwrap().ino();
+            assert_eq!(ino, b_inode, "an unchanged file is not touched");
+        }
+
+        let mut last = Files::default();
+        last.add("a/index.html".into(), page("a2"), "t").unwrap();
+        update(&out, &last, &mut written).unwrap();
+        assert!(!out.join("b/index.html").exists());
+        assert!(!out.join("c/index.html").exists());
+        let hidden: Vec<_> = walkdir::WalkDir::new(&out)
+            .into_iter()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with('.'))
+            .collect();
+        assert!(hidden.is_empty(), "no staging file left: {hidden:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,161 @@
+//! The one MiniJinja environment factory. Every function, filter and global a
+//! template can use is registered here, so this file is the templates' whole
+//! vocabulary:
+//!
+//! | name | kind | what it gives |
+//! |---|---|---|
+//! | `site` | global | `content/site.yaml` |
+//! | `base_url`, `year` | globals | the public address; the copyright year |
+//! | `pages` | global | every page's `route`, `title`, `date` |
+//! | `pages_in(section)` | function | a section's pages, newest first |
+//! | `nav_active(route)` | function | the navigation link a route belongs to |
+//! | `island(name, props, hydrate=…)` | function | an island's server HTML and marker |
+//! | `island_scripts()` | function | the runtime and preloads the page's islands need |
+//! | `asset(path)` | function | the URL of a bundled entry or a `public/` file |
+//! | `icon(name, size=…, class=…)` | function | an icon as inline SVG |
+//! | `image(src, alt, eager=…, class=…)` | function | an `<img>` with its size |
+//! | `organization_jsonld()` | function | schema.org data about the company |
+//! | `markdown`, `markdown_inline` | filters | Markdown to HTML |
+//! | `date_long` | filter | `2026-03-01` → `March 1, 2026` |
+
+use std::path::Path;
+use std::sync::Arc;
+
+use minijinja::value::{Kwargs, Serde};
+use minijinja::{path_loader, Environment, State, UndefinedBehavior, Value};
+
+use super::assets::{asset_url, organization_jsonld};
+use super::icons::Icons;
+use super::images::Images;
+use super::islands::Islands;
+use super::pages::{self, Listed, PageList};
+use super::ssr;
+use super::text;
+use super::Settings;
+use crate::bundle::Bundle;
+use crate::content::Content;
+
+/// Everything the environment is made from.
+pub struct Inputs<'a> {
+    pub root: &'a Path,
+    pub content: &'a Content,
+    pub settings: &'a Settings,
+    pub bundle: Arc<Bundle>,
+    pub ssr: Arc<ssr::Renderer>,
+    /// Where lucide's icons are (`node_modules`), when the site has packages.
+    pub node_modules: Option<&'a Path>,
+}
+
+pub fn environment(inputs: Inputs) -> Environment<'static> {
+    let Inputs {
+        root,
+        content,
+        settings,
+        bundle,
+        ssr,
+        node_modules,
+    } = inputs;
+    let mut env = Environment::new();
+    env.set_loader(path_loader(root.join("templates")));
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    env.set_debug(true);
+    env.set_formatter(html_formatter);
+
+    // Globals.
+    env.add_global("site", Value::from(Serde(&content.config)));
+    env.add_global("base_url", Value::from(settings.base_url.clone()));
+    env.add_global("year", Value::from(settings.year));
+    let listed: Vec<Listed> = content.pages.iter().map(|p| Listed::of(p)).collect();
+    let by_date = Arc::new(pages::by_date(&listed));
+    env.add_global("pages", Value::from_object(PageList(listed)));
+
+    // Pages and navigation.
+    env.add_function("pages_in", move |section: &str| {
+        pages::pages_in(&by_date, section)
+    });
+    let nav: Vec<String> = content
+        .config
+        .nav
+        .iter()
+        .map(|l| l.href.as_str().to_string())
+        .collect();
+    env.add_function("nav_active", move |route: &str| {
+        pages::nav_active(&nav, route)
+    });
+
+    // Islands.
+    let islands = Arc::new(Islands {
+        bundle: bundle.clone(),
+        ssr,
+    });
+    let placing = islands.clone();
+    env.add_function(
+        "island",
+        move |state: &mut State, name: String, props: Option<Value>, kwargs: Kwargs| {
+            placing.place(state, &name, props.unwrap_or(Value::UNDEFINED), kwargs)
+        },
+    );
+    env.add_function("island_scripts", move |state: &mut State| {
+        islands.scripts(state)
+    });
+
+    // Assets, icons, images.
+    let public = root.join("public");
+    env.add_function("asset", move |path: &str| asset_url(&bundle, &public, path));
+    let icons = Icons::new(
+        [
+            Some(root.join("templates").join("icons")),
+            node_modules.map(|n| n.join("lucide-static").join("icons")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect(),
+    );
+    env.add_function("icon", move |name: &str, kwargs: Kwargs| {
+        icons.render(name, kwargs)
+    });
+    let images = Images::new(root.join("public"));
+    env.add_function("image", move |src: &str, alt: &str, kwargs: Kwargs| {
+        images.render(src, alt, kwargs)
+    });
+    let organization = organization_jsonld(&content.config);
+    env.add_function("organization_jsonld", move || {
+        Value::from_safe_string(organization.clone())
+    });
+
+    // Filters.
+    env.add_filter("markdown", text::markdown_filter);
+    env.add_filter("markdown_inline", text::markdown_inline_filter);
+    env.add_filter("date_long", text::long_date);
+    env
+}
+
+/// MiniJinja's formatter, but escaping only what HTML requires (`&<>"'`), so URLs
+/// read as written (`/about/`, not `&#x2f;about&#x2f;`).
+fn html_formatter(
+    out: &mut minijinja::Output,
+    state: &mut State,
+    value: &Value,
+) -> Result<(), minijinja::Error> {
+    match (state.auto_escape(), value.as_str()) {
+        (minijinja::AutoEscape::Html, Some(text)) if !value.is_safe() => {
+            let mut last = 0;
+            for (i, c) in text.char_indices() {
+                let entity = match c {
+                    '&' => "&amp;",
+                    '<' => "&lt;",
+                    '>' => "&gt;",
+                    '"' => "&quot;",
+                    '\'' => "&#39;",
+                    _ => continue,
+                };
+                out.write_str(&text[last..i])
+                    .map_err(minijinja::Error::from)?;
+                out.write_str(entity).map_err(minijinja::Error::from)?;
+                last = i + 1;
+            }
+            out.write_str(&text[last..]).map_err(minijinja::Error::from)
+        }
+        _ => minijinja::escape_formatter(out, state, value),
+    }
+}

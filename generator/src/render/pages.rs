@@ -1,0 +1,149 @@
+//! What templates know about the other pages: the `pages` global (every page's
+//! address, title and date), `pages_in(section)` (a section's pages, newest first)
+//! and `nav_active(route)`. Reading either list marks the page being rendered as a
+//! listing page, so `site serve` renders it again when a listed title or date
+//! changes, and only then.
+
+use std::cell::Cell;
+use std::sync::Arc;
+
+use minijinja::value::{Enumerator, Object, ObjectRepr, Value};
+use serde::Serialize;
+
+use crate::content::Page;
+
+thread_local! {
+    /// Whether the render running on this thread read a list of pages.
+    static LISTED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Starts tracking for one page's render (each render runs on one thread).
+pub fn start_tracking() {
+    LISTED.with(|l| l.set(false));
+}
+
+/// Whether the render since `start_tracking` read a list of pages.
+pub fn listed_pages() -> bool {
+    LISTED.with(Cell::get)
+}
+
+fn mark_listed() {
+    LISTED.with(|l| l.set(true));
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, Hash)]
+pub struct Listed {
+    pub route: String,
+    pub title: String,
+    pub date: Option<String>,
+}
+
+impl Listed {
+    pub fn of(page: &Page) -> Listed {
+        Listed {
+            route: page.route.clone(),
+            title: page.title.clone(),
+            date: page.date.as_ref().map(|d| d.as_str().to_string()),
+        }
+    }
+}
+
+/// A list of pages that notes when a template reads it.
+#[derive(Debug)]
+pub struct PageList(pub Vec<Listed>);
+
+impl Object for PageList {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Seq
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        mark_listed();
+        let listed = self.0.get(key.as_usize()?)?;
+        Some(Value::from(minijinja::value::Serde(listed)))
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        mark_listed();
+        Enumerator::Seq(self.0.len())
+    }
+}
+
+/// The pages below a section, newest first (then by address): a blog's index.
+pub fn pages_in(by_date: &[Listed], section: &str) -> Value {
+    let prefix = format!("{}/", section.trim_end_matches('/'));
+    let found: Vec<Listed> = by_date
+        .iter()
+        .filter(|p| p.route.starts_with(&prefix) && p.route != prefix)
+        .cloned()
+        .collect();
+    Value::from_object(PageList(found))
+}
+
+/// Every page newest first, for `pages_in`.
+pub fn by_date(listed: &[Listed]) -> Vec<Listed> {
+    let mut sorted = listed.to_vec();
+    sorted.sort_by(|a, b| b.date.cmp(&a.date).then_with(|| a.route.cmp(&b.route)));
+    sorted
+}
+
+/// The navigation link that `route` belongs to: the exact link, or the longest link
+/// that is a parent of it (`/services/cloud/` → `/services/`). Home matches only `/`.
+pub fn nav_active(nav: &[String], route: &str) -> String {
+    nav.iter()
+        .filter(|href| {
+            let href = href.as_str();
+            route == href || (href != "/" && href.ends_with('/') && route.starts_with(href))
+        })
+        .max_by_key(|href| href.len())
+        .cloned()
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_active_navigation_link() {
+        let nav: Vec<String> = ["/", "/about/", "/services/", "/contact/"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(nav_active(&nav, "/"), "/");
+        assert_eq!(nav_active(&nav, "/services/"), "/services/");
+        assert_eq!(nav_active(&nav, "/services/cloud/"), "/services/");
+        assert_eq!(nav_active(&nav, "/servicesx/"), "");
+        assert_eq!(nav_active(&nav, "/privacy-policy/"), "");
+    }
+
+    #[test]
+    fn a_section_lists_its_pages_newest_first() {
+        let l = |route: &str, date: Option<&str>| Listed {
+            route: route.into(),
+            title: route.into(),
+            date: date.map(String::from),
+        };
+        let sorted = by_date(&[
+            l("/posts/", None),
+            l("/posts/a/", Some("2024-01-01")),
+            l("/posts/b/", Some("2025-01-01")),
+            l("/about/", Some("2030-01-01")),
+        ]);
+        let listed = pages_in(&sorted, "/posts");
+        let routes: Vec<String> = listed
+            .try_iter()
+            .unwrap()
+            .map(|v| v.get_attr("route").unwrap().to_string())
+            .collect();
+        assert_eq!(routes, ["/posts/b/", "/posts/a/"]);
+    }
+
+    #[test]
+    fn reading_a_list_marks_the_render() {
+        start_tracking();
+        assert!(!listed_pages());
+        let list = Value::from_object(PageList(vec![]));
+        let _ = list.try_iter().map(|i| i.count());
+        assert!(listed_pages());
+    }
+}

@@ -1,0 +1,121 @@
+//! Text for templates: Markdown filters, dates in words, escaping, and JSON that
+//! is safe inside a `<script>` element.
+
+use minijinja::value::Value;
+
+use crate::content::markdown;
+
+pub fn markdown_filter(text: &str) -> Value {
+    Value::from_safe_string(markdown::render(text))
+}
+
+pub fn markdown_inline_filter(text: &str) -> Value {
+    Value::from_safe_string(markdown::render_inline(text))
+}
+
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+/// `2023-05-07` → `May 7, 2023`; anything else is returned as it is.
+pub fn long_date(iso: &str) -> String {
+    let parts: Vec<&str> = iso.split('-').collect();
+    match parts.as_slice() {
+        [y, m, d] => match (m.parse::<usize>(), d.parse::<u32>()) {
+            (Ok(m @ 1..=12), Ok(d)) => format!("{} {d}, {y}", MONTHS[m - 1]),
+            _ => iso.to_string(),
+        },
+        _ => iso.to_string(),
+    }
+}
+
+/// Text for a double-quoted attribute.
+pub fn escape_attribute(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+}
+
+/// JSON that cannot end its `<script>` element or be read as markup: `<`, `>` and `&`
+/// become `\u003c` and friends, which JSON.parse reads back unchanged.
+pub fn script_safe_json(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `html` with `extra` placed first in its `<head>`, right after `<meta charset>`
+/// when the page has one (a policy must come before what it governs).
+pub fn insert_in_head(html: &str, extra: &str) -> String {
+    let lower = html.to_ascii_lowercase();
+    let Some(head) = lower.find("<head") else {
+        return format!("{extra}{html}");
+    };
+    let head_end = lower[head..].find('>').map_or(head, |i| head + i + 1);
+    let head_close = lower[head_end..]
+        .find("</head")
+        .map_or(lower.len(), |i| head_end + i);
+    let at = lower[head_end..head_close]
+        .find("<meta charset")
+        .and_then(|i| {
+            lower[head_end + i..]
+                .find('>')
+                .map(|j| head_end + i + j + 1)
+        })
+        .unwrap_or(head_end);
+    format!("{}{extra}{}", &html[..at], &html[at..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn head_extras_go_right_after_the_charset() {
+        let page =
+            "<!doctype html><html><head>\n<meta charset=\"utf-8\">\n<title>T</title></head></html>";
+        assert_eq!(
+            insert_in_head(page, "<meta name=x>"),
+            "<!doctype html><html><head>\n<meta charset=\"utf-8\"><meta name=x>\n<title>T</title></head></html>"
+        );
+        assert_eq!(
+            insert_in_head("<html><head><title>T</title></head>", "<X>"),
+            "<html><head><X><title>T</title></head>"
+        );
+    }
+
+    #[test]
+    fn writes_dates_out_in_words() {
+        assert_eq!(long_date("2023-05-07"), "May 7, 2023");
+        assert_eq!(long_date("2026-12-31"), "December 31, 2026");
+        assert_eq!(long_date("soon"), "soon");
+    }
+
+    #[test]
+    fn props_json_cannot_close_its_script() {
+        let s = script_safe_json(r#"{"a":"</script><b>&"}"#);
+        assert!(!s.contains('<') && !s.contains('>') && !s.contains('&'));
+        let back: serde_json::Value = serde_json::from_str(&s).unwrap();
+        assert_eq!(back["a"], "</script><b>&");
+    }
+}
