@@ -14,12 +14,9 @@ import {
   type FieldErrors,
   type Fields,
 } from "./lib/contact.ts";
-import { checkStorageConfig, uploadAttachment, type StorageConfig } from "./lib/storage.ts";
+import type { ContactFormProps } from "./ContactForm.props.ts";
+import { checkStorageConfig, uploadAttachment } from "./lib/storage.ts";
 import { showToast } from "./lib/toasts.ts";
-
-export type ContactFormProps = {
-  storage: StorageConfig;
-};
 
 type Status = "editing" | "submitting" | "sent";
 

@@ -3,15 +3,8 @@ import { useEffect, useRef, useState } from "react";
 import Menu from "lucide-react/icons/menu";
 import Search from "lucide-react/icons/search";
 import X from "lucide-react/icons/x";
-import { isActive, isSolid, type NavLink } from "./lib/header.ts";
-
-export type HeaderProps = {
-  brand: NavLink;
-  links: NavLink[];
-  /** The href of the active link, chosen at build time (`nav_active`). */
-  active: string;
-  cta: NavLink;
-};
+import type { HeaderProps } from "./Header.props.ts";
+import { isActive, isSolid } from "./lib/header.ts";
 
 const MENU_ID = "site-menu";
 

@@ -1,13 +1,7 @@
 import { useRef, useState, type KeyboardEvent } from "react";
 import { nextIndex } from "./lib/roles.ts";
 
-export type RoleSelectorProps = {
-  roles: string[];
-  /** The role selected at first. */
-  initial: string;
-  /** The group's accessible name. */
-  label: string;
-};
+import type { RoleSelectorProps } from "./RoleSelector.props.ts";
 
 /** The C-suite roles as a radio group: exactly one selected, keyboard operable. */
 export default function RoleSelector({ roles, initial, label }: RoleSelectorProps) {

@@ -7,6 +7,8 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 use rayon::prelude::*;
+
+use crate::diagnostics::IoError;
 use scraper::{Html, Selector};
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -28,11 +30,10 @@ pub struct Summary {
 pub enum Error {
     #[error("{0} does not exist or holds no built site: run `site build` first")]
     NoOutput(String),
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] IoError),
+    #[error("a selector of the checks does not parse: {0}")]
+    Selector(String),
 }
 
 /// What a page holds that the checks look at.
@@ -90,16 +91,14 @@ fn address(rel: &str) -> String {
 }
 
 pub fn check(out: &Path) -> Result<Summary, Error> {
+    let selectors = SELECTORS.as_ref().map_err(|e| Error::Selector(e.clone()))?;
     if !out.join("index.html").is_file() {
         return Err(Error::NoOutput(out.display().to_string()));
     }
     let mut files: HashSet<String> = HashSet::new();
     let mut html: Vec<String> = Vec::new();
     for entry in walkdir::WalkDir::new(out).sort_by_file_name() {
-        let entry = entry.map_err(|e| Error::Io {
-            path: out.display().to_string(),
-            source: e.into(),
-        })?;
+        let entry = entry.map_err(|e| IoError::at(out)(e.into()))?;
         if !entry.file_type().is_file() {
             continue;
         }
@@ -118,11 +117,8 @@ pub fn check(out: &Path) -> Result<Summary, Error> {
         .par_iter()
         .map(|rel| {
             let path = out.join(rel);
-            let text = std::fs::read_to_string(&path).map_err(|source| Error::Io {
-                path: path.display().to_string(),
-                source,
-            })?;
-            Ok((address(rel), read_page(&text)))
+            let text = std::fs::read_to_string(&path).map_err(IoError::at(&path))?;
+            Ok((address(rel), read_page(selectors, &text)))
         })
         .collect();
     let mut pages: BTreeMap<String, Page> = BTreeMap::new();
@@ -166,21 +162,47 @@ pub fn check(out: &Path) -> Result<Summary, Error> {
     Ok(summary)
 }
 
-fn selector(s: &str) -> Selector {
-    // The selectors are constants of this module; a typo is caught by its tests.
-    Selector::parse(s)
-        .unwrap_or_else(|_| Selector::parse("never-matches").expect("a valid selector"))
+/// The CSS selectors the checks read a page with, parsed once. A typo in one is
+/// an error of `check`, not a selector that silently never matches.
+struct Selectors {
+    ids: Selector,
+    anchors: Selector,
+    links: Selector,
+    scripts: Selector,
+    images: Selector,
+    h1: Selector,
+    title: Selector,
+    description: Selector,
 }
 
-fn read_page(text: &str) -> Page {
+impl Selectors {
+    fn parse() -> Result<Selectors, String> {
+        let s = |css: &str| Selector::parse(css).map_err(|e| format!("selector `{css}`: {e}"));
+        Ok(Selectors {
+            ids: s("[id]")?,
+            anchors: s("a, area")?,
+            links: s("link[href]")?,
+            scripts: s("script[src]")?,
+            images: s("img")?,
+            h1: s("h1")?,
+            title: s("head > title")?,
+            description: s(r#"meta[name="description"]"#)?,
+        })
+    }
+}
+
+static SELECTORS: std::sync::LazyLock<Result<Selectors, String>> =
+    std::sync::LazyLock::new(Selectors::parse);
+
+fn read_page(sel: &Selectors, text: &str) -> Page {
     let doc = Html::parse_document(text);
     let mut page = Page::default();
-    for el in doc.select(&selector("[id]")) {
+    for el in doc.select(&sel.ids) {
         if let Some(id) = el.attr("id") {
             page.ids.insert(id.to_string());
         }
     }
-    for el in doc.select(&selector("a, area")) {
+    for el in doc.select(&sel.anchors) {
         let Some(href) = el.attr("href") else {
             continue;
         };
@@ -198,8 +220,8 @@ fn read_page(text: &str) -> Page {
         });
     }
     // Stylesheets, icons, preloads and scripts must resolve too.
-    for (sel, attr) in [("link[href]", "href"), ("script[src]", "src")] {
-        for el in doc.select(&selector(sel)) {
+    for (selector, attr) in [(&sel.links, "href"), (&sel.scripts, "src")] {
+        for el in doc.select(selector) {
             let rel = el.attr("rel").unwrap_or("");
             if rel == "canonical" {
                 continue;
@@ -214,21 +236,21 @@ fn read_page(text: &str) -> Page {
             }
         }
     }
-    for el in doc.select(&selector("img")) {
+    for el in doc.select(&sel.images) {
         page.images.push(Img {
             src: el.attr("src").unwrap_or("").to_string(),
             alt: el.attr("alt").map(str::to_string),
             sized: el.attr("width").is_some() && el.attr("height").is_some(),
         });
     }
-    page.h1 = doc.select(&selector("h1")).count();
+    page.h1 = doc.select(&sel.h1).count();
     page.title = doc
-        .select(&selector("head > title"))
+        .select(&sel.title)
         .next()
         .map(|t| t.text().collect::<String>().trim().to_string())
         .unwrap_or_default();
     page.description = doc
-        .select(&selector(r#"meta[name="description"]"#))
+        .select(&sel.description)
         .next()
         .and_then(|m| m.attr("content"))
         .map(|c| c.trim().to_string());
@@ -380,7 +402,7 @@ mod tests {
     fn site(pages: &[(&str, &str)]) -> (BTreeMap<String, Page>, HashSet<String>) {
         let map = pages
             .iter()
-            .map(|(a, html)| (a.to_string(), read_page(html)))
+            .map(|(a, html)| (a.to_string(), read_page(selectors(), html)))
             .collect();
         let files = ["assets/main.css", "images/a.svg"]
             .iter()
@@ -404,20 +426,32 @@ mod tests {
 
     const HEAD: &str = r#"<head><title>T</title><meta name="description" content="D"></head>"#;
 
+    fn selectors() -> &'static Selectors {
+        SELECTORS
+            .as_ref()
+            .expect("the selectors the checks use parse")
+    }
+
     #[test]
-    fn selectors_are_valid() {
-        for s in [
-            "[id]",
-            "a, area",
-            "link[href]",
-            "script[src]",
-            "img",
-            "h1",
-            "head > title",
-            r#"meta[name="description"]"#,
-        ] {
-            assert!(Selector::parse(s).is_ok(), "{s}");
+    fn the_selectors_the_checks_use_parse() {
+        if let Err(e) = Selectors::parse() {
+            panic!("{e}");
         }
+    }
+
+    #[test]
+    fn every_selector_finds_what_it_is_for() {
+        let page = read_page(
+            selectors(),
+            r#"<html><head><title>T</title><meta name="description" content="D"><link rel="stylesheet" href="/s.css"><script src="/a.js"></script></head><body id="top"><h1>H</h1><a href="/x/">x</a><area href="/y/"><img src="/i.png" alt="" width="1" height="1"></body></html>"#,
+        );
+        assert!(page.ids.contains("top"));
+        let hrefs: Vec<&str> = page.links.iter().map(|l| l.href.as_str()).collect();
+        assert_eq!(hrefs, ["/x/", "/y/", "/s.css", "/a.js"]);
+        assert_eq!(page.images.len(), 1);
+        assert_eq!(page.h1, 1);
+        assert_eq!(page.title, "T");
+        assert_eq!(page.description.as_deref(), Some("D"));
     }
 
     #[test]

@@ -10,6 +10,7 @@
 
 pub mod bundle;
 pub mod check;
+mod conditional;
 pub mod content;
 pub mod diagnostics;
 pub mod output;

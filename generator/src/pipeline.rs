@@ -272,7 +272,14 @@ fn render(
         (Ok(pages), Ok(not_found)) => Ok(Pages { pages, not_found }),
         (p, n) => {
             let mut all = p.err().unwrap_or_default();
-            all.extend(n.err());
+            // The 404 page fails like the others when a shared template does.
+            let repeated = |d: &Diagnostic| {
+                all.iter()
+                    .any(|a| a.file == d.file && a.message.starts_with(&d.message))
+            };
+            if let Some(d) = n.err().filter(|d| !repeated(d)) {
+                all.push(d);
+            }
             Err(all)
         }
     }

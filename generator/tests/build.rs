@@ -1,45 +1,83 @@
-//! `site build` over fixture sites: output, determinism, caching and memoisation.
+//! `site::build` over the plain fixture (no islands, no styles): what it writes,
+//! for each host, and how it leaves a previous output when it fails. None of
+//! these builds starts esbuild or Node.
 
 mod common;
 
 use common::{hash_tree, Site};
+use site::Host;
 
 #[test]
-fn builds_pages_from_blocks_and_markdown_with_server_rendered_islands() {
-    let site = Site::new("basic");
-    let stdout = site.build_ok(&[]);
-    assert!(stdout.contains("Built 2 pages"), "{stdout}");
+fn pages_are_written_from_blocks_and_markdown() {
+    let site = Site::plain();
+    let report = site.build_ok();
+    assert_eq!(report.pages, 6);
 
     let home = site.read("dist/index.html");
-    assert!(home.contains("<h1 class=\"hero__heading\">Hello from the fixture</h1>"));
+    assert!(home.contains("<h1>Hello from the fixture</h1>"), "{home}");
     assert!(
-        home.contains("Server-rendered &amp; escaped &lt;text&gt;."),
+        home.contains("<h3>First &amp; &lt;best&gt;</h3>"),
         "text is escaped"
     );
     assert!(
-        home.contains("First <em>card</em>."),
+        home.contains("The <em>first</em> card."),
         "card text is Markdown"
     );
-    // The header island: React's HTML, the marker, and its props as JSON data.
-    assert!(home.contains(
-        r#"<div data-island="Header" data-hydrate="idle" data-component="/assets/islands/Header-"#
-    ));
-    assert!(home.contains(r#"<a href="/" aria-current="page">Home</a>"#));
-    assert!(home.contains(r#"<script type="application/json" data-island-props>{"brand":"#));
-    assert!(home.contains(r#"<script type="module" src="/assets/islands/runtime-"#));
-    assert!(home.contains("<link rel=\"canonical\" href=\"https://fixture.example/\">"));
+    assert!(home.contains(r#"<svg class="icon icon-star" width="20" height="20" aria-hidden="true" focusable="false" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path"#), "{home}");
     assert!(
-        home.contains("&copy; 2026 Fixture Co."),
-        "year of SOURCE_DATE_EPOCH"
+        !home.contains("<title>Star</title>"),
+        "the icon's own title is dropped"
+    );
+    assert!(home.contains(r#"<img src="/images/square.svg" alt="A square" width="40" height="30" loading="lazy" decoding="async">"#));
+    assert!(home.contains(r#"<span class="action inert">Coming soon</span>"#));
+    assert!(
+        !home.contains("<script"),
+        "a page without islands has no script"
     );
 
     let about = site.read("dist/about/index.html");
-    assert!(about.contains(r#"<h2 id="our-story">Our Story</h2>"#));
-    assert!(about.contains(r#"<a href="/about/" aria-current="page">About Us</a>"#));
+    assert!(about.contains(r#"<h2 id="contact">Our Story</h2>"#));
+    assert!(about.contains(r#"<time datetime="2026-03-01">March 1, 2026</time>"#));
+    assert!(about.contains(r#"<link rel="canonical" href="https://fixture.example/about/">"#));
+    assert!(site.read("dist/404.html").contains("<h1>Not found</h1>"));
+    assert!(
+        site.dist().join("images/square.svg").is_file(),
+        "public/ is copied"
+    );
+    assert!(
+        !site.path(".site/bundle").exists(),
+        "a site without islands or styles needs no bundle"
+    );
+}
 
-    let not_found = site.read("dist/404.html");
-    assert!(not_found.contains("Unexpected Application Error!"));
-    assert!(not_found.contains("404 Not Found"));
+#[test]
+fn addresses_end_in_a_slash_and_internal_links_are_written_so() {
+    let site = Site::plain();
+    site.build_ok();
+    let home = site.read("dist/index.html");
+    assert!(
+        home.contains(r#"<a href="/" aria-current="page">Home</a><a href="/about/">About</a>"#),
+        "{home}"
+    );
+    assert!(
+        home.contains(r#"<a class="action" href="/about/">Read about us</a>"#),
+        "an editor's `/about`"
+    );
+    let about = site.read("dist/about/index.html");
+    assert!(
+        about.contains(r#"<a href="/news/">links</a>"#),
+        "a Markdown link"
+    );
+    assert!(
+        about.contains(r#"<a href="/images/square.svg">files</a>"#),
+        "files keep their name"
+    );
+    assert!(about.contains(r#"<a href="/about/" aria-current="page">About</a>"#));
+    let first = site.read("dist/news/first/index.html");
+    assert!(
+        first.contains(r#"<a href="/news/" aria-current="page">News</a>"#),
+        "a section's pages belong to it"
+    );
 
     let sitemap = site.read("dist/sitemap.xml");
     assert!(sitemap.contains("<loc>https://fixture.example/</loc>"));
@@ -50,365 +88,194 @@ fn builds_pages_from_blocks_and_markdown_with_server_rendered_islands() {
     assert!(site
         .read("dist/robots.txt")
         .contains("Sitemap: https://fixture.example/sitemap.xml"));
-    assert!(site
-        .read("dist/_headers")
-        .contains("/assets/*\n  Cache-Control: public, max-age=31536000, immutable"));
-    assert!(
-        site.dist().join("favicon.svg").is_file(),
-        "public/ is copied"
-    );
+}
+
+#[test]
+fn a_section_lists_its_pages_newest_first() {
+    let site = Site::plain();
+    site.build_ok();
+    let news = site.read("dist/news/index.html");
+    let second = news.find("Second news").unwrap();
+    let first = news.find("First news").unwrap();
+    assert!(second < first, "{news}");
+    assert!(news.contains(r#"<a href="/news/second/">Second news</a> 2026-02-20"#));
 }
 
 #[test]
 fn base_url_can_be_overridden() {
-    let site = Site::new("basic");
-    site.build_ok(&["--base-url", "https://preview.example/"]);
+    let site = Site::plain();
+    let mut options = site.options();
+    options.base_url = Some("https://preview.example/".into());
+    site.build_ok_with(&options);
     assert!(site
         .read("dist/sitemap.xml")
         .contains("<loc>https://preview.example/about/</loc>"));
     assert!(site
         .read("dist/index.html")
-        .contains("href=\"https://preview.example/\""));
-}
-
-#[test]
-fn a_page_loads_only_the_chunks_of_its_own_islands() {
-    let site = Site::new("basic");
-    site.build_ok(&[]);
-    let home = site.read("dist/index.html");
-    let about = site.read("dist/about/index.html");
-    assert!(!home.contains("Badge"), "the home page has no Badge island");
-    assert!(about.contains(
-        r#"<div data-island="Badge" data-hydrate="visible" data-component="/assets/islands/Badge-"#
-    ));
-    assert!(about.contains(r#"<span class="badge">Since 2026-03-01</span>"#));
-    // Each island is its own content-hashed chunk.
-    let chunks: Vec<String> = hash_tree(&site.dist().join("assets/islands"))
-        .into_keys()
-        .collect();
-    assert!(
-        chunks
-            .iter()
-            .any(|c| c.starts_with("Badge-") && c.ends_with(".js")),
-        "{chunks:?}"
-    );
-    assert!(
-        chunks
-            .iter()
-            .any(|c| c.starts_with("Header-") && c.ends_with(".js")),
-        "{chunks:?}"
-    );
-}
-
-#[test]
-fn hydrate_none_ships_server_html_and_no_script() {
-    let site = Site::new("basic");
-    site.write(
-        "templates/layouts/with-badge.html",
-        "<!doctype html><title>x</title>{{ island(\"Badge\", {\"text\": \"static\"}, hydrate=\"none\") }}{{ island_scripts() }}",
-    );
-    site.build_ok(&[]);
-    let about = site.read("dist/about/index.html");
-    assert!(about.contains(
-        r#"<div data-island="Badge" data-hydrate="none"><span class="badge">static</span></div>"#
-    ));
-    assert!(!about.contains("<script"), "{about}");
-}
-
-#[test]
-fn load_islands_are_preloaded() {
-    let site = Site::new("basic");
-    site.write(
-        "templates/layouts/with-badge.html",
-        "<!doctype html><title>x</title>{{ island(\"Badge\", {\"text\": \"now\"}, hydrate=\"load\") }}{{ island_scripts() }}",
-    );
-    site.build_ok(&[]);
-    let about = site.read("dist/about/index.html");
-    assert!(
-        about.contains(r#"<link rel="modulepreload" href="/assets/islands/Badge-"#),
-        "{about}"
-    );
-}
-
-#[test]
-fn two_builds_of_the_same_input_are_byte_identical() {
-    let site = Site::new("basic");
-    site.build_ok(&[]);
-    let first = hash_tree(&site.dist());
-    // A cold build: no bundle cache, no render memo.
-    std::fs::remove_dir_all(site.root.join(".site")).unwrap();
-    site.build_ok(&[]);
-    assert_eq!(first, hash_tree(&site.dist()));
-    // A warm build too.
-    site.build_ok(&[]);
-    assert_eq!(first, hash_tree(&site.dist()));
-}
-
-#[test]
-fn esbuild_runs_only_when_islands_or_styles_change() {
-    let site = Site::new("basic");
-    assert!(site
-        .build_ok(&["--verbose"])
-        .contains("bundle: rebuilt by esbuild"));
-    let warm = site.build_ok(&["--verbose"]);
-    assert!(warm.contains("bundle: unchanged, from cache"), "{warm}");
-    assert!(
-        warm.contains("server renders: 0 rendered"),
-        "warm builds start no Node: {warm}"
-    );
-
-    site.write(
-        "content/pages/index.yaml",
-        &site
-            .read("content/pages/index.yaml")
-            .replace("Hello from", "Hi from"),
-    );
-    assert!(site
-        .build_ok(&["--verbose"])
-        .contains("bundle: unchanged, from cache"));
-
-    site.write(
-        "islands/Badge.tsx",
-        &site
-            .read("islands/Badge.tsx")
-            .replace("badge", "badge badge--new"),
-    );
-    assert!(site
-        .build_ok(&["--verbose"])
-        .contains("bundle: rebuilt by esbuild"));
-    assert!(site
-        .read("dist/about/index.html")
-        .contains("badge badge--new"));
-}
-
-#[test]
-fn the_header_renders_once_per_distinct_active_link_across_30_pages() {
-    let site = Site::new("basic");
-    for i in 0..30 {
-        site.write(
-            &format!("content/pages/services/offer-{i:02}.md"),
-            &format!("---\ntitle: Offer {i}\ndescription: Offer number {i}.\n---\nText {i}.\n"),
-        );
-    }
-    let stdout = site.build_ok(&["--verbose"]);
-    // Active links: `/` (home), `/about/` (about), `/services/` (30 offers) and none (404).
-    // Plus the Badge on the about page.
-    assert!(stdout.contains("Built 32 pages"), "{stdout}");
-    assert!(
-        stdout.contains("server renders: 5 rendered, 29 reused from the memo"),
-        "{stdout}"
-    );
-    let offer = site.read("dist/services/offer-07/index.html");
-    assert!(offer.contains(r#"<a href="/services/" aria-current="page">Services</a>"#));
-}
-
-#[test]
-fn an_editor_composes_a_new_landing_page_from_existing_blocks_in_yaml_alone() {
-    let site = Site::new("basic");
-    site.write(
-        "content/pages/campaign.yaml",
-        r#"title: Cloud Week
-description: A week of cloud briefings.
-blocks:
-  - type: hero
-    heading: Cloud Week 2027
-    text: Five days, five briefings.
-    actions: [{ label: Register, href: /contact }, { label: Agenda }]
-  - type: stats
-    heading: Last year
-    stats: [{ value: "1,200", label: Attendees }, { value: "40", label: Sessions }]
-  - type: steps
-    id: agenda
-    heading: Agenda
-    steps:
-      - { title: Monday, text: Strategy, activities: [Keynote] }
-      - { title: Tuesday, text: Platforms, activities: [Workshops] }
-  - type: faq
-    heading: Questions
-    questions: [{ question: Is it free?, answer: "Yes, **always**." }]
-  - type: cta
-    heading: Join us
-    text: Seats are limited.
-    actions: [{ label: Contact Us, href: /contact }]
-"#,
-    );
-    site.build_ok(&[]);
-    let html = site.read("dist/campaign/index.html");
-    let order = [
-        ">Cloud Week 2027</h1>",
-        ">Last year</h2>",
-        ">Agenda</h2>",
-        ">Questions</h2>",
-        ">Join us</h2>",
-    ];
-    let positions: Vec<usize> = order
-        .iter()
-        .map(|h| html.find(h).unwrap_or_else(|| panic!("{h} missing")))
-        .collect();
-    assert!(
-        positions.windows(2).all(|w| w[0] < w[1]),
-        "sections keep their order"
-    );
-    assert!(
-        html.contains(r#"<span class="button button--primary button--inert">Agenda"#),
-        "an action without href is inert"
-    );
-    assert!(html.contains("<strong>always</strong>"));
-    assert!(html.contains(r#"<dd class="stat__value">1,200</dd>"#));
-    assert!(site.read("dist/sitemap.xml").contains("/campaign/</loc>"));
-    assert!(
-        html.contains(r#"<a class="button button--primary" href="/contact/">Register</a>"#),
-        "an editor's `/contact` is written as the address hosts serve directly"
-    );
-}
-
-#[test]
-fn an_unknown_icon_fails_the_build() {
-    let site = Site::new("basic");
-    site.write(
-        "content/pages/index.yaml",
-        "title: T\ndescription: D\nblocks:\n  - type: card_grid\n    heading: H\n    cards: [{ title: A, icon: no-such-icon }]\n",
-    );
-    let err = site.build_err();
-    assert!(err.contains("unknown icon `no-such-icon`"), "{err}");
-}
-
-#[test]
-fn images_get_their_size_and_lazy_loading() {
-    let site = Site::new("basic");
-    site.write(
-        "content/pages/index.yaml",
-        "title: T\ndescription: D\nblocks:\n  - type: card_grid\n    heading: H\n    cards: [{ title: A, image: { src: /images/tile-ai.svg, alt: A network } }]\n",
-    );
-    site.build_ok(&[]);
-    let html = site.read("dist/index.html");
-    assert!(
-        html.contains(r#"<img src="/images/tile-ai.svg" alt="A network" width="640" height="400" loading="lazy" decoding="async">"#),
-        "{html}"
-    );
-}
-
-#[test]
-fn nginx_gets_precompressed_twins_and_other_hosts_do_not() {
-    use std::io::Read;
-    let site = Site::new("basic");
-    site.build_ok(&[]);
-    let twins = |site: &Site| -> usize {
-        walkdir::WalkDir::new(site.dist())
-            .into_iter()
-            .flatten()
-            .filter(|e| {
-                matches!(
-                    e.path().extension().and_then(|x| x.to_str()),
-                    Some("br" | "gz")
-                )
-            })
-            .count()
-    };
-    assert_eq!(twins(&site), 0, "Cloudflare Pages compresses by itself");
-
-    site.build_ok(&["--for", "nginx"]);
-    let assets = site.dist().join("assets");
-    let mut checked = 0;
-    for entry in walkdir::WalkDir::new(&assets).into_iter().flatten() {
-        let path = entry.path();
-        if !matches!(
-            path.extension().and_then(|e| e.to_str()),
-            Some("js" | "css")
-        ) {
-            continue;
-        }
-        let original = std::fs::read(path).unwrap();
-        let mut gz = Vec::new();
-        flate2::read::GzDecoder::new(
-            std::fs::File::open(format!("{}.gz", path.display())).unwrap(),
-        )
-        .read_to_end(&mut gz)
-        .unwrap();
-        let mut br = Vec::new();
-        brotli::Decompressor::new(
-            std::fs::File::open(format!("{}.br", path.display())).unwrap(),
-            4096,
-        )
-        .read_to_end(&mut br)
-        .unwrap();
-        assert_eq!(gz, original, "{}", path.display());
-        assert_eq!(br, original, "{}", path.display());
-        checked += 1;
-    }
-    assert!(checked >= 4, "{checked} assets");
+        .contains(r#"href="https://preview.example/""#));
 }
 
 #[test]
 fn each_host_gets_its_own_configuration_and_no_other() {
-    let site = Site::new("basic");
-    let files = |site: &Site| -> Vec<&'static str> {
+    let site = Site::plain();
+    let present = |site: &Site| -> Vec<&'static str> {
         ["_headers", "_nginx.conf", ".nojekyll"]
             .into_iter()
             .filter(|f| site.dist().join(f).is_file())
             .collect()
     };
     for (host, expected) in [
-        ("cloudflare-pages", vec!["_headers"]),
-        ("netlify", vec!["_headers"]),
-        ("github-pages", vec![".nojekyll"]),
-        ("nginx", vec!["_nginx.conf"]),
+        (Host::CloudflarePages, vec!["_headers"]),
+        (Host::Netlify, vec!["_headers"]),
+        (Host::GithubPages, vec![".nojekyll"]),
+        (Host::Nginx, vec!["_nginx.conf"]),
     ] {
-        let stdout = site.build_ok(&["--for", host]);
-        assert!(stdout.contains(&format!("({host})")), "{stdout}");
-        assert_eq!(files(&site), expected, "{host}");
+        let mut options = site.options();
+        options.host = Some(host);
+        let report = site.build_ok_with(&options);
+        assert_eq!(report.host, host);
+        assert_eq!(present(&site), expected, "{host:?}");
         let home = site.read("dist/index.html");
-        let meta = home.contains(r#"<meta http-equiv="Content-Security-Policy""#);
+        let meta =
+            home.contains(r#"<meta charset="utf-8"><meta http-equiv="Content-Security-Policy""#);
         assert_eq!(
             meta,
-            host == "github-pages",
-            "{host}: a policy in the page only where headers are impossible"
+            host == Host::GithubPages,
+            "{host:?}: a policy in the page only where headers are impossible"
         );
     }
     let nginx = site.read("dist/_nginx.conf");
     assert!(nginx.contains("error_page 404 /404.html;"), "{nginx}");
-    assert!(nginx.contains("location /assets/ {"), "{nginx}");
+    assert!(site
+        .read("dist/index.html")
+        .contains(r#"<link rel="canonical" href="https://fixture.example/">"#));
 }
 
 #[test]
 fn the_host_is_a_setting_of_site_yaml() {
-    let site = Site::new("basic");
+    let site = Site::plain();
     let config = site.read("content/site.yaml");
     site.write("content/site.yaml", &format!("{config}host: netlify\n"));
-    assert!(site.build_ok(&[]).contains("(netlify)"));
-    site.write("content/site.yaml", &format!("{config}host: vercel\n"));
-    let err = site.build_err();
-    assert!(err.contains("content/site.yaml:"), "{err}");
-    assert!(err.contains("host"), "{err}");
+    assert_eq!(site.build_ok().host, Host::Netlify);
+}
+
+#[test]
+fn an_editor_adds_a_landing_page_in_yaml_alone() {
+    let site = Site::plain();
+    site.write(
+        "content/pages/campaign.yaml",
+        "title: Cloud Week\ndescription: A week of briefings.\nblocks:\n  - type: hero\n    heading: Cloud Week 2027\n    text: Five days.\n    actions: [{ label: Register, href: /about }]\n  - type: card_grid\n    heading: Days\n    cards: [{ title: Monday }, { title: Tuesday }]\n",
+    );
+    site.build_ok();
+    let html = site.read("dist/campaign/index.html");
+    let hero = html.find("Cloud Week 2027").unwrap();
+    let days = html.find("<h2>Days</h2>").unwrap();
+    assert!(hero < days, "blocks keep their order");
+    assert!(site.read("dist/sitemap.xml").contains("/campaign/</loc>"));
+}
+
+#[test]
+fn two_builds_of_the_same_input_are_byte_identical() {
+    let site = Site::plain();
+    site.build_ok();
+    let first = hash_tree(&site.dist());
+    site.build_ok();
+    assert_eq!(hash_tree(&site.dist()), first);
+}
+
+#[test]
+fn a_failed_build_leaves_the_previous_output_byte_for_byte() {
+    let site = Site::plain();
+    site.build_ok();
+    let before = hash_tree(&site.dist());
+    site.edit(
+        "content/pages/index.yaml",
+        "type: card_grid",
+        "type: carousel",
+    );
+    site.build_err();
+    assert_eq!(hash_tree(&site.dist()), before);
+    let leftovers: Vec<String> = std::fs::read_dir(&site.root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| n.contains(".tmp-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
 #[test]
 fn pages_over_budget_warn_and_fail_with_strict_budgets() {
-    let site = Site::new("basic");
+    let site = Site::plain();
     let config = site.read("content/site.yaml");
     site.write(
         "content/site.yaml",
-        &format!("{config}budgets:\n  default: {{ javascript_kb: 10, css_kb: 50 }}\n  routes:\n    /about: {{ javascript_kb: 500 }}\n"),
+        &format!("{config}budgets:\n  default: {{ html_kb: 0.1 }}\n  routes:\n    /about: {{ html_kb: 50 }}\n"),
     );
-    let out = site.build(&[]);
-    assert!(out.status.success());
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stdout.contains("page weight in KB after gzip"), "{stdout}");
-    assert!(stderr.contains("warning: /: JavaScript is"), "{stderr}");
-    assert!(stderr.contains("over its budget of 10 KB"), "{stderr}");
+    let report = site.build_ok();
+    assert_eq!(report.weights.len(), 6);
     assert!(
-        !stderr.contains("warning: /about/:"),
-        "a route's own budget replaces the default: {stderr}"
+        report
+            .warnings
+            .iter()
+            .any(|w| w.starts_with("/: HTML is ") && w.ends_with("over its budget of 0.1 KB")),
+        "{:?}",
+        report.warnings
+    );
+    assert!(
+        !report.warnings.iter().any(|w| w.starts_with("/about/:")),
+        "a route's own budget replaces the default (`/about` is `/about/`)"
     );
 
-    let before = common::hash_tree(&site.dist());
-    let strict = site.build(&["--strict-budgets"]);
-    assert!(!strict.status.success());
-    assert!(String::from_utf8_lossy(&strict.stderr).contains("budgets: /: JavaScript is"));
+    let before = hash_tree(&site.dist());
+    let mut strict = site.options();
+    strict.strict_budgets = true;
+    let err = site.build_err_with(&strict);
+    assert!(
+        err.contains("content/site.yaml: budgets: /: HTML is "),
+        "{err}"
+    );
     assert_eq!(
+        hash_tree(&site.dist()),
         before,
-        common::hash_tree(&site.dist()),
-        "a failed build leaves the output alone"
+        "a strict failure writes nothing"
+    );
+}
+
+#[test]
+fn a_production_build_names_only_the_storage_it_uploads_to() {
+    let site = Site::plain();
+    let config = site.read("content/site.yaml");
+    site.write(
+        "content/site.yaml",
+        &(config.replace("base_url: https://fixture.example", "base_url: https://www.fixture-company.com")
+            + "storage: { url: \"https://abcdefghijklmnop.supabase.co\", anon_key: sb_publishable_fixture }\n"),
+    );
+    let mut options = site.options();
+    options.production = true;
+    let report = site.build_ok_with(&options);
+    assert!(report.production);
+    let headers = site.read("dist/_headers");
+    assert!(
+        headers.contains("connect-src 'self' https://abcdefghijklmnop.supabase.co;"),
+        "{headers}"
+    );
+    assert_eq!(headers.matches("supabase.co").count(), 1, "{headers}");
+    assert!(site
+        .read("dist/sitemap.xml")
+        .contains("<loc>https://www.fixture-company.com/about/</loc>"));
+}
+
+#[test]
+fn a_development_build_without_storage_only_warns() {
+    let site = Site::plain();
+    let report = site.build_ok();
+    assert!(
+        report
+            .warnings
+            .iter()
+            .any(|w| w.starts_with("storage.url is empty")),
+        "{:?}",
+        report.warnings
     );
 }

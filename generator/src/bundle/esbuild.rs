@@ -72,6 +72,7 @@ impl Spec {
                 "format": "cjs", "platform": "node", "target": "node18", "jsx": "automatic",
                 "loader": { ".css": "empty" }, "legalComments": "none",
                 "external": ["react", "react/*", "react-dom", "react-dom/*"],
+                "sourcemap": true, "sourcesContent": false,
                 "outfile": self.out, "define": production,
             }),
         }
@@ -79,7 +80,7 @@ impl Spec {
 }
 
 /// Bump when the options above change, so cached bundles are not reused.
-pub const OPTIONS_VERSION: &str = "4";
+pub const OPTIONS_VERSION: &str = "5";
 
 /// esbuild's metafile: what each output is and imports.
 #[derive(Debug, Deserialize)]

@@ -333,6 +333,25 @@ impl Bundles {
                 return Err(Error::MissingIslandFile(f));
             }
         }
+        // Every island declares its props, so every `island()` call can be checked.
+        let undeclared: Vec<Diagnostic> = inputs
+            .names
+            .iter()
+            .filter(|n| !root.join(format!("islands/{n}.props.ts")).is_file())
+            .map(|n| {
+                Diagnostic::new(
+                    format!("islands/{n}.tsx"),
+                    format!(
+                        "the island declares no props: add islands/{n}.props.ts exporting `props`, \
+                         a schema of what templates pass it (zod: `export const props = z.strictObject({{…}})`); \
+                         the build checks every island(\"{n}\", …) against it"
+                    ),
+                )
+            })
+            .collect();
+        if !undeclared.is_empty() {
+            return Err(Error::Esbuild(undeclared));
+        }
         let dir = Self::cache_dir(root, "islands", &inputs.hash);
         if let Some(browser) = Part::load(&dir.join("browser")) {
             let server = dir.join("server.cjs");
@@ -347,6 +366,7 @@ impl Bundles {
         let out = self.out_dir(root, "islands", &inputs.hash);
         prepare_out(&out, self.live)?;
         let entry = root.join(".site").join("bundle").join("server-entry.tsx");
+        write_if_changed(&root.join(".site/bundle/server-loop.ts"), SERVER_LOOP)?;
         write_if_changed(&entry, &server_entry(root, &inputs.names))?;
         let mut browser = vec![RUNTIME.to_string()];
         browser.extend(inputs.names.iter().map(|n| format!("islands/{n}.tsx")));
@@ -541,17 +561,30 @@ fn prune(cache: &Path, kind: &str, keep: &str) {
     }
 }
 
-/// The Node entry: the site's server-render loop, given every island.
+/// The server-render process's loop, written beside the generated entry.
+const SERVER_LOOP: &str = include_str!("server-entry.ts");
+
+/// The Node entry: the render loop, the site's `render`, and every island with
+/// the props schema it declares in `islands/<Name>.props.ts`.
 fn server_entry(root: &Path, islands: &[String]) -> String {
     let path =
         |rel: &str| serde_json::to_string(&root.join(rel).to_string_lossy()).unwrap_or_default();
-    let mut src = format!("import {{ serve }} from {};\n", path(SERVER));
+    let mut src = format!(
+        "import {{ serve }} from {};\nimport {{ render }} from {};\n",
+        path(".site/bundle/server-loop.ts"),
+        path(SERVER)
+    );
+    let mut table = Vec::new();
     for island in islands {
         src.push_str(&format!(
-            "import {island} from {};\n",
-            path(&format!("islands/{island}.tsx"))
+            "import {island} from {};\nimport {{ props as {island}Props }} from {};\n",
+            path(&format!("islands/{island}.tsx")),
+            path(&format!("islands/{island}.props.ts")),
+        ));
+        table.push(format!(
+            "{island}: {{ component: {island}, props: {island}Props }}"
         ));
     }
-    src.push_str(&format!("serve({{ {} }});\n", islands.join(", ")));
+    src.push_str(&format!("serve({{ {} }}, render);\n", table.join(", ")));
     src
 }

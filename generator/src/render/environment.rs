@@ -103,6 +103,7 @@ pub fn environment(inputs: Inputs) -> Environment<'static> {
     let public = root.join("public");
     env.add_function("asset", move |path: &str| asset_url(&bundle, &public, path));
     let icons = Icons::new(
+        root,
         [
             Some(root.join("templates").join("icons")),
             node_modules.map(|n| n.join("lucide-static").join("icons")),

@@ -11,13 +11,16 @@ use minijinja::{Error, ErrorKind, Value};
 use super::svg::clean_svg;
 
 pub struct Icons {
+    /// The site root, for naming icon files in errors.
+    root: PathBuf,
     pub dirs: Vec<PathBuf>,
     cache: Mutex<HashMap<String, Arc<str>>>,
 }
 
 impl Icons {
-    pub fn new(dirs: Vec<PathBuf>) -> Icons {
+    pub fn new(root: &std::path::Path, dirs: Vec<PathBuf>) -> Icons {
         Icons {
+            root: root.to_path_buf(),
             dirs,
             cache: Mutex::new(HashMap::new()),
         }
@@ -72,7 +75,7 @@ impl Icons {
                     ErrorKind::InvalidOperation,
                     format!(
                         "icon `{name}` ({}) is not an SVG: it has no <svg> element",
-                        found.0.display()
+                        crate::diagnostics::relative(&found.0, &self.root)
                     ),
                 )
             })?
@@ -95,9 +98,13 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("broken.svg"), "a tag-less file").unwrap();
         std::fs::write(dir.join("ok.svg"), "<svg viewBox=\"0 0 1 1\"><path/></svg>").unwrap();
-        let icons = Icons::new(vec![dir.clone()]);
+        let icons = Icons::new(&dir, vec![dir.clone()]);
         let err = icons.load("broken").unwrap_err();
-        assert!(err.to_string().contains("is not an SVG"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("icon `broken` (broken.svg) is not an SVG"),
+            "{err}"
+        );
         assert!(icons.load("ok").is_ok());
         assert!(icons
             .load("missing")

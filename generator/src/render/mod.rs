@@ -157,7 +157,7 @@ impl Renderer {
                 continue;
             }
             if let Err(e) = self.env.get_template(&name) {
-                diagnostics.push(self.diagnostic(&e, None));
+                diagnostics.push(self.diagnostic(&e));
             }
         }
         diagnostics
@@ -177,7 +177,8 @@ impl Renderer {
             cache.pages.clear();
         }
         let listing_changed = cache.listing != Some(listing);
-        let results: Vec<Result<(Arc<Rendered>, bool), Diagnostic>> = pages
+        type Outcome = Result<(Arc<Rendered>, bool), Box<(Diagnostic, String)>>;
+        let results: Vec<Outcome> = pages
             .par_iter()
             .map(|page| {
                 let kept = cache.pages.get(&page.route).filter(|(before, rendered)| {
@@ -185,13 +186,17 @@ impl Renderer {
                 });
                 match kept {
                     Some((_, rendered)) => Ok((rendered.clone(), false)),
-                    None => self.render_page(page).map(|r| (Arc::new(r), true)),
+                    None => self
+                        .render_page(page)
+                        .map(|r| (Arc::new(r), true))
+                        .map_err(|d| Box::new((d, page.source.clone()))),
                 }
             })
             .collect();
         let mut out = Vec::with_capacity(results.len());
-        // The same template error on many pages is one problem, reported once.
-        let mut errors: BTreeMap<String, (Diagnostic, usize)> = BTreeMap::new();
+        // The same template error on many pages is one problem, reported once,
+        // naming the first page it happened on.
+        let mut errors: BTreeMap<String, (Diagnostic, Vec<String>)> = BTreeMap::new();
         let mut rendered = 0;
         for r in results {
             match r {
@@ -199,16 +204,29 @@ impl Renderer {
                     rendered += usize::from(fresh);
                     out.push(page);
                 }
-                Err(d) => errors.entry(d.to_string()).or_insert((d, 0)).1 += 1,
+                Err(failed) => {
+                    let (d, source) = *failed;
+                    errors
+                        .entry(d.to_string())
+                        .or_insert((d, Vec::new()))
+                        .1
+                        .push(source);
+                }
             }
         }
         if !errors.is_empty() {
             cache.everything = None;
             return Err(errors
                 .into_values()
-                .map(|(mut d, n)| {
-                    if n > 1 {
-                        d.message.push_str(&format!(" (on {n} pages)"));
+                .map(|(mut d, sources)| {
+                    let first = sources.iter().min().cloned().unwrap_or_default();
+                    match sources.len() {
+                        // A problem of the page itself names the page already.
+                        1 if d.file == first => {}
+                        1 => d.message.push_str(&format!(" (rendering {first})")),
+                        n => d
+                            .message
+                            .push_str(&format!(" (rendering {n} pages, {first} first)")),
                     }
                     d
                 })
@@ -238,7 +256,7 @@ impl Renderer {
                     ),
                 )
             } else {
-                self.diagnostic(&e, Some(page))
+                self.diagnostic(&e)
             }
         })?;
         let ctx = PageContext {
@@ -248,7 +266,7 @@ impl Renderer {
         pages::start_tracking();
         let captured = template
             .render_captured(context! { page => Value::from(Serde(&ctx)) })
-            .map_err(|e| self.diagnostic(&e, Some(page)))?;
+            .map_err(|e| self.diagnostic(&e))?;
         let islands = captured
             .state()
             .get_extension::<PageIslands>()
@@ -295,11 +313,11 @@ impl Renderer {
             .get_template(template)
             .and_then(|t| t.render(context! { page => Value::from(Serde(&ctx)) }))
             .map(|html| Some(self.finish(html)))
-            .map_err(|e| self.diagnostic(&e, Some(page)))
+            .map_err(|e| self.diagnostic(&e))
     }
 
     /// A MiniJinja error as a diagnostic at the innermost template position.
-    fn diagnostic(&self, err: &minijinja::Error, page: Option<&Page>) -> Diagnostic {
+    fn diagnostic(&self, err: &minijinja::Error) -> Diagnostic {
         let mut inner = err;
         let mut cause: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(err);
         while let Some(c) = cause {
@@ -310,13 +328,10 @@ impl Renderer {
             }
             cause = c.source();
         }
-        let mut message = match inner.detail() {
+        let message = match inner.detail() {
             Some(detail) => format!("{}: {detail}", inner.kind()),
             None => inner.kind().to_string(),
         };
-        if let Some(page) = page {
-            message.push_str(&format!(" (rendering {})", page.source));
-        }
         let Some(name) = inner.name() else {
             return Diagnostic::new("templates/", message);
         };

@@ -27,6 +27,11 @@ pub enum Error {
     Died(String),
     #[error("island `{island}` failed to render: {message}")]
     Island { island: String, message: String },
+    #[error("island `{island}` was given props that islands/{island}.props.ts does not allow:{}", problems.iter().map(|p| format!("\n  - {p}")).collect::<String>())]
+    InvalidProps {
+        island: String,
+        problems: Vec<String>,
+    },
 }
 
 struct Process {
@@ -47,6 +52,8 @@ pub struct Renderer {
     node: PathBuf,
     /// Where the bundle's packages (React) are loaded from.
     node_modules: Option<PathBuf>,
+    /// The site root: the process's working folder, for paths in its errors.
+    root: PathBuf,
     bundle: Option<PathBuf>,
     bundle_hash: String,
     cache_dir: PathBuf,
@@ -67,6 +74,8 @@ struct Request<'a> {
 struct Reply {
     #[serde(default)]
     html: Option<String>,
+    #[serde(default)]
+    invalid: Option<Vec<String>>,
     #[serde(default)]
     error: Option<String>,
 }
@@ -95,6 +104,7 @@ impl Renderer {
         Renderer {
             node: node.to_path_buf(),
             node_modules: node_modules.map(Path::to_path_buf),
+            root: root.to_path_buf(),
             bundle: bundle.map(Path::to_path_buf),
             bundle_hash: bundle_hash.to_string(),
             cache_dir,
@@ -173,8 +183,11 @@ impl Renderer {
         if let Some(modules) = &self.node_modules {
             command.env("NODE_PATH", modules);
         }
+        // Errors are reported at the island's own line through the source map.
         let mut child = command
+            .arg("--enable-source-maps")
             .arg(bundle)
+            .current_dir(&self.root)
             .env("NODE_ENV", "production")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -250,9 +263,13 @@ fn exchange(p: &mut Process, island: &str, props_json: &str) -> Result<String, E
     }
     let reply: Reply = serde_json::from_str(&reply)
         .map_err(|e| Error::Died(format!(": unreadable reply ({e})")))?;
-    match (reply.html, reply.error) {
-        (Some(html), None) => Ok(html),
-        (_, error) => Err(Error::Island {
+    match (reply.html, reply.invalid, reply.error) {
+        (Some(html), None, None) => Ok(html),
+        (_, Some(problems), _) => Err(Error::InvalidProps {
+            island: island.to_string(),
+            problems,
+        }),
+        (_, _, error) => Err(Error::Island {
             island: island.to_string(),
             message: error.unwrap_or_else(|| "no HTML in the reply".into()),
         }),

@@ -14,6 +14,7 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 
+use crate::conditional::etag_matches;
 use crate::output::headers::{self, Rule};
 use crate::output::hosts::Host;
 use crate::serve::live;
@@ -268,11 +269,7 @@ pub async fn serve(
         set(&mut response_headers, header::VARY, "Accept-Encoding");
     }
 
-    let not_modified = status == StatusCode::OK
-        && headers
-            .get(header::IF_NONE_MATCH)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.split(',').any(|t| t.trim() == etag || t.trim() == "*"));
+    let not_modified = status == StatusCode::OK && etag_matches(&headers, &etag);
     if not_modified {
         return (StatusCode::NOT_MODIFIED, response_headers).into_response();
     }

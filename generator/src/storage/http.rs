@@ -17,6 +17,7 @@ use axum::routing::{get, post};
 use axum::Router;
 
 use super::{content_matches, Bucket, StorageError, Store};
+use crate::conditional::etag_matches;
 
 /// The largest request body read at all; the bucket's own limit is enforced while
 /// streaming, and what follows it is read and dropped so the client gets the reply.
@@ -365,13 +366,7 @@ async fn read_public(
         .header(header::ACCEPT_RANGES, "bytes")
         .header("X-Robots-Tag", "none");
 
-    let not_modified = headers
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| {
-            v.split(',')
-                .any(|t| t.trim() == meta.etag || t.trim() == "*")
-        });
+    let not_modified = etag_matches(headers, &meta.etag);
     if not_modified {
         return builder
             .status(StatusCode::NOT_MODIFIED)

@@ -1,7 +1,9 @@
-//! A fixture site in a temporary folder: the project's own templates, islands,
-//! styles and public files, overlaid with a fixture's content and extra files.
-//! Sites live under Cargo's target folder, inside the project, so esbuild finds
-//! the project's node_modules.
+//! Fixture sites for the generator's tests, built through the library.
+//!
+//! A site is made of layers from `tests/fixtures/` copied in order (`plain`, then
+//! optionally `islands`), in a fresh folder under Cargo's target folder: inside
+//! the project, so esbuild and Node find its `node_modules`. The fixtures have
+//! their own small templates and islands; they never use the website's.
 
 #![allow(dead_code)]
 
@@ -9,15 +11,17 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use site::{BuildOptions, BuildReport, Diagnostic};
+
 pub struct Site {
     pub root: PathBuf,
 }
 
-fn project() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
 }
 
-fn copy_tree(from: &Path, to: &Path) {
+pub fn copy_tree(from: &Path, to: &Path) {
     for entry in walkdir::WalkDir::new(from) {
         let entry = entry.unwrap();
         let rel = entry.path().strip_prefix(from).unwrap();
@@ -31,19 +35,41 @@ fn copy_tree(from: &Path, to: &Path) {
 }
 
 impl Site {
-    /// A new site made from `fixture` (a folder under tests/fixtures).
-    pub fn new(fixture: &str) -> Site {
+    /// A site from `layers` of `tests/fixtures/`, the later over the earlier.
+    pub fn new(layers: &[&str]) -> Site {
+        // Settings from the environment would change every build.
+        for var in [
+            "SITE_PRODUCTION",
+            "SITE_BASE_URL",
+            "SITE_STORAGE_URL",
+            "SITE_STORAGE_ANON_KEY",
+        ] {
+            assert!(
+                std::env::var_os(var).is_none(),
+                "unset {var} to run the tests"
+            );
+        }
         let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sites");
         std::fs::create_dir_all(&base).unwrap();
-        let root = tempfile_dir(&base, fixture);
-        for dir in ["templates", "islands", "styles", "public"] {
-            copy_tree(&project().join(dir), &root.join(dir));
+        let root = fresh_dir(&base, &layers.join("+"));
+        for layer in layers {
+            copy_tree(&fixtures().join("fixtures").join(layer), &root);
         }
-        copy_tree(
-            &project().join("generator/tests/fixtures").join(fixture),
-            &root,
-        );
         Site { root }
+    }
+
+    /// The site without islands or styles: builds need neither esbuild nor Node.
+    pub fn plain() -> Site {
+        Site::new(&["plain"])
+    }
+
+    /// The plain site with two islands and a stylesheet.
+    pub fn islands() -> Site {
+        Site::new(&["plain", "islands"])
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.root.join(rel)
     }
 
     pub fn write(&self, rel: &str, text: &str) {
@@ -56,51 +82,70 @@ impl Site {
         std::fs::read_to_string(self.root.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
     }
 
+    /// Replaces the first `from` in `rel` with `to`.
+    pub fn edit(&self, rel: &str, from: &str, to: &str) {
+        let text = self.read(rel);
+        assert!(text.contains(from), "{rel} has no {from:?}");
+        self.write(rel, &text.replacen(from, to, 1));
+    }
+
+    pub fn remove(&self, rel: &str) {
+        std::fs::remove_file(self.root.join(rel)).unwrap();
+    }
+
     pub fn dist(&self) -> PathBuf {
         self.root.join("dist")
     }
 
-    pub fn build(&self, extra: &[&str]) -> Output {
-        self.build_with_env(extra, &[])
+    pub fn options(&self) -> BuildOptions {
+        BuildOptions {
+            root: self.root.clone(),
+            out: self.dist(),
+            ..BuildOptions::default()
+        }
     }
 
-    /// Builds with these environment variables set (and the production ones of
-    /// the calling environment removed, so tests never inherit them).
-    pub fn build_with_env(&self, extra: &[&str], env: &[(&str, &str)]) -> Output {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_site"));
-        cmd.arg("build")
+    pub fn build_with(&self, options: &BuildOptions) -> Result<BuildReport, Vec<Diagnostic>> {
+        site::build(options)
+    }
+
+    /// Builds and expects success.
+    pub fn build_ok(&self) -> BuildReport {
+        self.build_ok_with(&self.options())
+    }
+
+    pub fn build_ok_with(&self, options: &BuildOptions) -> BuildReport {
+        match site::build(options) {
+            Ok(report) => report,
+            Err(diags) => panic!("the build failed:\n{}", self.render(&diags)),
+        }
+    }
+
+    /// Builds and expects failure; every diagnostic as the terminal shows it.
+    pub fn build_err(&self) -> String {
+        self.build_err_with(&self.options())
+    }
+
+    pub fn build_err_with(&self, options: &BuildOptions) -> String {
+        match site::build(options) {
+            Ok(_) => panic!("the build unexpectedly succeeded"),
+            Err(diags) => self.render(&diags),
+        }
+    }
+
+    /// Diagnostics as printed (no colour), with the site's folder as `<root>`.
+    pub fn render(&self, diags: &[Diagnostic]) -> String {
+        site::diagnostics::render(diags, false).replace(&self.root.display().to_string(), "<root>")
+    }
+
+    /// Runs the `site` binary with `args` (the site root added).
+    pub fn cli(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_site"))
+            .args(args)
             .arg("--root")
             .arg(&self.root)
-            .args(extra)
-            .env("SOURCE_DATE_EPOCH", "1767225600");
-        for var in [
-            "SITE_PRODUCTION",
-            "SITE_BASE_URL",
-            "SITE_STORAGE_URL",
-            "SITE_STORAGE_ANON_KEY",
-        ] {
-            cmd.env_remove(var);
-        }
-        cmd.envs(env.iter().copied());
-        cmd.output().unwrap()
-    }
-
-    /// Builds and asserts success; returns stdout.
-    pub fn build_ok(&self, extra: &[&str]) -> String {
-        let out = self.build(extra);
-        assert!(
-            out.status.success(),
-            "build failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).to_string()
-    }
-
-    /// Builds and asserts failure; returns stderr.
-    pub fn build_err(&self) -> String {
-        let out = self.build(&[]);
-        assert!(!out.status.success(), "build unexpectedly succeeded");
-        String::from_utf8_lossy(&out.stderr).to_string()
+            .output()
+            .unwrap()
     }
 }
 
@@ -110,7 +155,7 @@ impl Drop for Site {
     }
 }
 
-fn tempfile_dir(base: &Path, name: &str) -> PathBuf {
+fn fresh_dir(base: &Path, name: &str) -> PathBuf {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static N: AtomicUsize = AtomicUsize::new(0);
     let dir = base.join(format!(

@@ -1,0 +1,70 @@
+//! The `site` command itself: what it prints and how it exits. What the commands
+//! do is tested through the library; this is the thin layer on top.
+
+mod common;
+
+use common::Site;
+
+#[test]
+fn build_prints_a_summary_and_exits_zero() {
+    let site = Site::plain();
+    let out = site.cli(&["build", "--verbose"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("Built 6 pages, "), "{stdout}");
+    assert!(stdout.contains("(cloudflare-pages)"), "{stdout}");
+    for stage in ["load + bundle", "settings", "render", "weigh", "write"] {
+        assert!(
+            stdout.contains(&format!("  {stage}: ")),
+            "{stage}: {stdout}"
+        );
+    }
+    assert!(String::from_utf8_lossy(&out.stderr).contains("warning: storage.url is empty"));
+}
+
+#[test]
+fn a_failed_build_prints_every_error_and_exits_one() {
+    let site = Site::plain();
+    site.edit(
+        "content/pages/index.yaml",
+        "type: card_grid",
+        "type: carousel",
+    );
+    site.edit("content/pages/about.md", "date: 2026-03-01", "date: soon");
+    let out = site.cli(&["build"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "error: content/pages/index.yaml:10:11: blocks[1].type: unknown block type `carousel`"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("error: content/pages/about.md:4:7: date: invalid date `soon`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("2 errors found; the previous output was left as it was"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_unknown_host_is_refused_with_the_known_ones() {
+    let site = Site::plain();
+    let out = site.cli(&["build", "--for", "vercel"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "unknown host `vercel`, expected one of cloudflare-pages, netlify, github-pages, nginx"
+        ),
+        "{stderr}"
+    );
+}

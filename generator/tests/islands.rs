@@ -1,0 +1,166 @@
+//! Islands and styles over the islands fixture: server-rendered markup, the chunks
+//! each page loads, the bundle's cache per part, the render memo, and the
+//! precompressed twins. These builds run esbuild and Node.
+
+mod common;
+
+use common::{hash_tree, Site};
+use site::Host;
+
+/// The public URL in `html` that starts with `prefix` (up to the closing quote).
+fn url(html: &str, prefix: &str) -> String {
+    let start = html
+        .find(prefix)
+        .unwrap_or_else(|| panic!("no {prefix} in {html}"));
+    let end = html[start..].find('"').unwrap() + start;
+    html[start..end].to_string()
+}
+
+#[test]
+fn islands_are_rendered_at_build_time_and_hydrate_from_their_own_chunks() {
+    let site = Site::islands();
+    site.build_ok();
+    let badge = site.read("dist/badge/index.html");
+    assert!(badge.contains(r#"<div data-island="Badge" data-hydrate="visible" data-component="/assets/islands/Badge-"#), "{badge}");
+    assert!(badge.contains(r#"><span class="badge badge--plain">Since 2026-03-01</span></div><script type="application/json" data-island-props>{"text":"Since 2026-03-01"}</script>"#), "{badge}");
+    // hydrate="none": the server's HTML, and neither props nor a chunk.
+    assert!(badge.contains(r#"<div data-island="Badge" data-hydrate="none"><span class="badge badge--loud">Static</span></div>"#), "{badge}");
+    assert!(badge.contains(r#"<script type="module" src="/assets/islands/runtime-"#));
+    assert!(
+        !badge.contains("modulepreload"),
+        "a visible island is not preloaded"
+    );
+    assert!(
+        !badge.contains("Clock"),
+        "a page loads only its own islands"
+    );
+
+    let clock = site.read("dist/clock/index.html");
+    let entry = url(&clock, "/assets/islands/Clock-");
+    assert!(
+        clock.contains(&format!(r#"<link rel="modulepreload" href="{entry}">"#)),
+        "{clock}"
+    );
+    assert!(
+        clock.contains(r#"<link rel="modulepreload" href="/assets/chunks/"#),
+        "its shared chunk too: {clock}"
+    );
+
+    let home = site.read("dist/index.html");
+    assert!(
+        !home.contains("<script"),
+        "a page without islands loads no script"
+    );
+    let css = url(&home, "/assets/styles/main-");
+    let sheet = site.read(&format!("dist{css}"));
+    assert!(
+        sheet.contains("--accent: #0b6b61") && sheet.contains(".badge{"),
+        "{sheet}"
+    );
+}
+
+#[test]
+fn esbuild_runs_only_for_the_part_that_changed() {
+    let site = Site::islands();
+    assert!(site.build_ok().bundle_rebuilt);
+    let badge = |site: &Site| {
+        url(
+            &site.read("dist/badge/index.html"),
+            "/assets/islands/Badge-",
+        )
+    };
+    let css = |site: &Site| url(&site.read("dist/index.html"), "/assets/styles/main-");
+    let (badge_before, css_before) = (badge(&site), css(&site));
+
+    let again = site.build_ok();
+    assert!(
+        !again.bundle_rebuilt,
+        "nothing changed: both parts come from the cache"
+    );
+    assert_eq!(again.ssr.rendered, 0, "and every render from the memo");
+
+    site.edit("styles/_tokens.css", "#0b6b61", "#0b6b62");
+    let styled = site.build_ok();
+    assert!(styled.bundle_rebuilt);
+    assert_ne!(css(&site), css_before, "the stylesheet has a new address");
+    assert_eq!(
+        badge(&site),
+        badge_before,
+        "a style edit rebuilds no island"
+    );
+    assert_eq!(styled.ssr.rendered, 0, "nor renders one again");
+
+    site.edit("islands/Badge.tsx", "badge--", "tag badge--");
+    let islands = site.build_ok();
+    assert!(islands.bundle_rebuilt);
+    assert_ne!(badge(&site), badge_before);
+    assert!(site
+        .read("dist/badge/index.html")
+        .contains(r#"<span class="badge tag badge--plain">"#));
+}
+
+#[test]
+fn an_island_renders_once_per_distinct_props() {
+    let site = Site::islands();
+    for i in 0..20 {
+        site.write(
+            &format!("content/pages/badges/b{i:02}.md"),
+            &format!("---\ntitle: B{i}\ndescription: Badge {i}.\ndate: 2026-0{}-01\nlayout: with-badge\n---\nText.\n", 1 + i % 3),
+        );
+    }
+    let report = site.build_ok();
+    assert_eq!(report.pages, 28);
+    // 43 renders: two badges on each of 21 pages and the clock. Distinct are three
+    // dates (badge.md's 2026-03-01 among them), the static badge and the clock.
+    assert_eq!(report.ssr.rendered, 5, "{:?}", report.ssr);
+    assert_eq!(report.ssr.reused, 38, "{:?}", report.ssr);
+}
+
+#[test]
+fn builds_with_islands_are_byte_identical() {
+    let site = Site::islands();
+    site.build_ok();
+    let first = hash_tree(&site.dist());
+    std::fs::remove_dir_all(site.path(".site")).unwrap();
+    site.build_ok();
+    assert_eq!(
+        hash_tree(&site.dist()),
+        first,
+        "a cold build writes the same bytes"
+    );
+}
+
+#[test]
+fn nginx_gets_precompressed_twins_and_other_hosts_do_not() {
+    use std::io::Read;
+    let site = Site::islands();
+    site.build_ok();
+    let twins = |site: &Site| {
+        hash_tree(&site.dist())
+            .into_keys()
+            .filter(|f| f.ends_with(".br") || f.ends_with(".gz"))
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        twins(&site).is_empty(),
+        "Cloudflare Pages compresses by itself"
+    );
+
+    let mut options = site.options();
+    options.host = Some(Host::Nginx);
+    site.build_ok_with(&options);
+    let made = twins(&site);
+    let scripts = hash_tree(&site.dist())
+        .into_keys()
+        .filter(|f| f.ends_with(".js") || f.ends_with(".css"))
+        .count();
+    assert_eq!(made.len(), 2 * scripts, "{made:?}");
+    for twin in made.iter().filter(|t| t.ends_with(".br")) {
+        let original = std::fs::read(site.dist().join(twin.trim_end_matches(".br"))).unwrap();
+        let mut br = Vec::new();
+        brotli::Decompressor::new(std::fs::File::open(site.dist().join(twin)).unwrap(), 4096)
+            .read_to_end(&mut br)
+            .unwrap();
+        assert_eq!(br, original, "{twin}");
+    }
+}

@@ -1,0 +1,147 @@
+//! What `site serve` does again after a save: a session keeps the last build, and
+//! each change parses, renders and writes only what it touches.
+
+mod common;
+
+use common::Site;
+use site::pipeline::{build_in, Session};
+use site::BuildReport;
+
+fn rebuild(site: &Site, session: &mut Session) -> BuildReport {
+    match build_in(&site.options(), session) {
+        Ok(report) => report,
+        Err(diags) => panic!("{}", site.render(&diags)),
+    }
+}
+
+fn inode(site: &Site, rel: &str) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(site.dist().join(rel)).unwrap().ino()
+}
+
+#[test]
+fn a_page_edit_renders_and_writes_that_page_alone() {
+    let site = Site::plain();
+    let mut session = Session::serving();
+    let first = rebuild(&site, &mut session);
+    assert_eq!(
+        (first.pages_rendered, first.files_written),
+        (6, first.files)
+    );
+    let home = inode(&site, "index.html");
+
+    site.edit(
+        "content/pages/news/first.md",
+        "The first.",
+        "The very first.",
+    );
+    let report = rebuild(&site, &mut session);
+    assert_eq!(
+        report.pages_rendered, 1,
+        "its list shows no body, so it stays"
+    );
+    assert_eq!(report.files_written, 1);
+    assert!(site
+        .read("dist/news/first/index.html")
+        .contains("The very first."));
+    assert_eq!(
+        inode(&site, "index.html"),
+        home,
+        "other pages are not touched"
+    );
+
+    let nothing = rebuild(&site, &mut session);
+    assert_eq!((nothing.pages_rendered, nothing.files_written), (0, 0));
+}
+
+#[test]
+fn a_listed_title_renders_the_lists_again() {
+    let site = Site::plain();
+    let mut session = Session::serving();
+    rebuild(&site, &mut session);
+    site.edit(
+        "content/pages/news/first.md",
+        "title: First news",
+        "title: Earliest news",
+    );
+    let report = rebuild(&site, &mut session);
+    assert_eq!(
+        report.pages_rendered, 2,
+        "the page and the list that names it"
+    );
+    assert!(site.read("dist/news/index.html").contains("Earliest news"));
+}
+
+#[test]
+fn a_template_edit_renders_every_page_again() {
+    let site = Site::plain();
+    let mut session = Session::serving();
+    rebuild(&site, &mut session);
+    site.edit(
+        "templates/base.html",
+        "<footer>",
+        "<footer class=\"edited\">",
+    );
+    let report = rebuild(&site, &mut session);
+    assert_eq!(report.pages_rendered, 6);
+    assert!(site
+        .read("dist/about/index.html")
+        .contains(r#"<footer class="edited">"#));
+}
+
+#[test]
+fn a_removed_page_leaves_the_output() {
+    let site = Site::plain();
+    let mut session = Session::serving();
+    rebuild(&site, &mut session);
+    assert!(site.dist().join("privacy/index.html").is_file());
+    site.remove("content/pages/privacy.md");
+    let report = rebuild(&site, &mut session);
+    assert_eq!(report.pages, 5);
+    assert!(!site.dist().join("privacy/index.html").exists());
+    assert!(!site.read("dist/sitemap.xml").contains("/privacy/"));
+}
+
+#[test]
+fn a_failed_save_keeps_the_served_site_and_the_next_good_one_replaces_it() {
+    let site = Site::plain();
+    let mut session = Session::serving();
+    rebuild(&site, &mut session);
+    let before = common::hash_tree(&site.dist());
+    site.edit("content/pages/index.yaml", "type: hero", "type: heroic");
+    assert!(build_in(&site.options(), &mut session).is_err());
+    assert_eq!(common::hash_tree(&site.dist()), before);
+    site.edit("content/pages/index.yaml", "type: heroic", "type: hero");
+    site.edit("content/pages/index.yaml", "Hello from", "Hi from");
+    let report = rebuild(&site, &mut session);
+    assert_eq!(report.pages_rendered, 1);
+    assert!(site.read("dist/index.html").contains("Hi from the fixture"));
+}
+
+#[test]
+fn a_style_edit_bundles_the_styles_alone_and_renders_no_island() {
+    let site = Site::islands();
+    let mut session = Session::serving();
+    rebuild(&site, &mut session);
+    site.edit("styles/_tokens.css", "#0b6b61", "#123456");
+    session.styles_changed();
+    let report = rebuild(&site, &mut session);
+    assert!(report.bundle_rebuilt);
+    assert_eq!(report.ssr.rendered, 0, "{:?}", report.ssr);
+    assert_eq!(
+        report.pages_rendered, 8,
+        "every page names the new stylesheet"
+    );
+
+    site.edit(
+        "islands/Clock.tsx",
+        "class=\"clock\"",
+        "class=\"clock edited\"",
+    );
+    session.islands_changed();
+    let report = rebuild(&site, &mut session);
+    assert!(site
+        .read("dist/clock/index.html")
+        .contains(r#"<time class="clock edited">UTC</time>"#));
+    assert!(report.ssr.rendered >= 1);
+}
