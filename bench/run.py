@@ -5,8 +5,10 @@
    10,000 posts; BENCH_SIZES overrides), output on tmpfs, the two generators
    alternated A B A B, each figure the median of BENCH_RUNS (5) runs after one
    warm-up, with min and max; plus the I/O floor (shared/bench/floor.py).
-2. This site: cold and warm `site build`, and edit-to-reload latency under
-   `site serve` (bench/reload-latency.mjs).
+2. This site: cold and warm `site build`, and edit-to-served latency under
+   `site serve` (bench/reload-latency.mjs): from a save until the server answers
+   with the new content, for a content, a style and an island edit, and for one
+   post of the 10,000-post corpus.
 3. Page weight of every route, measured in Chromium (bench/weight.mjs).
 
 Only the Python standard library is used; wall time is monotonic, CPU time and
@@ -111,8 +113,8 @@ def this_site():
     out = fresh_out("this-site")
     cold, warm = [], []
     for run in range(RUNS + 1):
-        shutil.rmtree(ROOT / ".site" / "bundle", ignore_errors=True)
-        shutil.rmtree(ROOT / ".site" / "cache", ignore_errors=True)
+        for cache in ("bundle", "cache", "compressed"):
+            shutil.rmtree(ROOT / ".site" / cache, ignore_errors=True)
         result = measure([SITE, "build", "--root", ROOT, "--out", out])
         if run > 0:
             cold.append(result)
@@ -154,15 +156,16 @@ def report():
                 f"{fmt(*summary(s, 'rss'), 'MiB', 0)} | {extra[0]} | {extra[1]} |"
             )
     cold, warm = this_site()
-    latency = node("reload-latency.mjs", 20, 5)
+    _, _, corpus_site = prepare(10000)
+    latency = node("reload-latency.mjs", 20, "--corpus", corpus_site)
     lines += ["", "## 2. This site", ""]
     lines.append("| measure | figure |")
     lines.append("|---|---:|")
     lines.append(f"| cold build (no caches: esbuild and Node render) | {fmt(*summary(cold, 'wall'), 's')} |")
     lines.append(f"| warm build (caches present, nothing changed) | {fmt(*[v * 1000 for v in summary(warm, 'wall')], 'ms', 0)} |")
-    c, i = latency["content"], latency["island"]
-    lines.append(f"| edit-to-reload, content file ({c['n']} edits) | p50 {c['p50']} ms, p95 {c['p95']} ms |")
-    lines.append(f"| edit-to-reload, island ({i['n']} edits) | p50 {i['p50']} ms, p95 {i['p95']} ms |")
+    for key, what in (("content", "a content edit"), ("style", "a style edit"), ("island", "an island edit"), ("corpus", "one post of the 10,000-post corpus")):
+        c = latency[key]
+        lines.append(f"| save to served, {what} ({c['n']} edits) | p50 {c['p50']} ms, p95 {c['p95']} ms ({c['min']}–{c['max']}) |")
     weights = node("weight.mjs")
     lines += ["", "## 3. Page weight (what loads before the page is interactive; KiB raw / gzip / brotli)", ""]
     lines.append("| route | HTML | CSS | JavaScript | requests |")

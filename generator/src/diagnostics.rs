@@ -7,8 +7,6 @@ use std::sync::Arc;
 
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource};
 
-use crate::content::yaml;
-
 #[derive(Debug, Clone)]
 pub struct Diagnostic {
     /// Path relative to the site root, as the editor knows it.
@@ -50,18 +48,6 @@ impl Diagnostic {
             len,
         });
         self
-    }
-
-    /// A YAML error inside `file`, whose text is `source`.
-    pub fn from_yaml(file: &str, source: &Arc<str>, err: &yaml::Error) -> Diagnostic {
-        let d = Diagnostic::new(file, err.to_string());
-        match err.span {
-            Some(span) => {
-                d.at(span.line, span.column)
-                    .with_snippet(source.clone(), span.offset, span.len)
-            }
-            None => d,
-        }
     }
 
     pub fn io(path: &Path, root: &Path, err: &std::io::Error) -> Diagnostic {

@@ -13,6 +13,7 @@ pub mod check;
 mod conditional;
 pub mod content;
 pub mod diagnostics;
+mod json_lines;
 pub mod output;
 pub mod pipeline;
 pub mod render;

@@ -68,6 +68,8 @@ pub struct Session {
     content: content::Cache,
     bundles: Bundles,
     ssr: Option<Arc<ssr::Renderer>>,
+    /// The server-render process, kept across bundles.
+    worker: Arc<ssr::Worker>,
     pages: render::Cache,
     weights: std::collections::HashMap<String, (blake3::Hash, Weight)>,
     /// `Some` when the output is updated in place (`site serve`).
@@ -306,6 +308,7 @@ fn server_renderer(
         None => PathBuf::new(),
     };
     let ssr = Arc::new(ssr::Renderer::new(
+        session.worker.clone(),
         &node,
         session.bundles.node_modules(),
         bundle.server(),

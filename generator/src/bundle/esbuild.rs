@@ -3,9 +3,8 @@
 //! side, errors come back structured (file, line, column), and in `site serve`
 //! each build keeps an incremental context, so a rebuild reuses what did not change.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::Command;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -13,6 +12,7 @@ use serde_json::{json, Value};
 use super::toolchain::Toolchain;
 use super::Error;
 use crate::diagnostics::{Diagnostic, IoError};
+use crate::json_lines::{self, Process};
 
 const SCRIPT: &str = include_str!("bundler.cjs");
 
@@ -170,9 +170,7 @@ struct BuildRequest<'a> {
 
 /// The Node process running esbuild. Dropping it ends the process.
 pub struct Bundler {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+    process: Process,
     next_id: u64,
     /// Keep incremental contexts between requests (`site serve`).
     live: bool,
@@ -185,23 +183,16 @@ impl Bundler {
             .arg("--eval")
             .arg(SCRIPT)
             .current_dir(root)
-            .env("SITE_ESBUILD_MODULE", tools.node_modules.join("esbuild"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
+            .env("SITE_ESBUILD_MODULE", tools.node_modules.join("esbuild"));
         if let Some(binary) = &tools.esbuild_binary {
             command.env("ESBUILD_BINARY_PATH", binary);
         }
-        let mut child = command
-            .spawn()
-            .map_err(|source| Error::Io(IoError::at(&tools.node)(source)))?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            return Err(Error::Bundler("no pipes to the bundler process".into()));
-        };
+        let process = Process::spawn(command).map_err(|e| match e {
+            json_lines::Error::Spawn { source, .. } => Error::Io(IoError::at(&tools.node)(source)),
+            other => Error::Bundler(other.to_string()),
+        })?;
         Ok(Bundler {
-            child,
-            stdin,
-            stdout: BufReader::new(stdout),
+            process,
             next_id: 1,
             live,
         })
@@ -222,20 +213,10 @@ impl Bundler {
                 })
                 .collect(),
         };
-        let mut line =
-            serde_json::to_string(&request).map_err(|e| Error::Bundler(e.to_string()))?;
-        line.push('\n');
-        self.stdin
-            .write_all(line.as_bytes())
-            .and_then(|_| self.stdin.flush())
-            .map_err(|e| Error::Bundler(format!("the bundler process stopped: {e}")))?;
-        let mut reply = String::new();
-        match self.stdout.read_line(&mut reply) {
-            Ok(0) | Err(_) => return Err(Error::Bundler("the bundler process stopped".into())),
-            Ok(_) => {}
-        }
-        let reply: Reply = serde_json::from_str(&reply)
-            .map_err(|e| Error::Bundler(format!("unreadable reply from the bundler: {e}")))?;
+        let reply: Reply = self
+            .process
+            .exchange(&request)
+            .map_err(|e| Error::Bundler(format!("the bundler: {e}")))?;
         if let Some(fatal) = reply.fatal {
             return Err(Error::Bundler(fatal));
         }
@@ -266,12 +247,5 @@ impl Bundler {
             diagnostics.retain(|d| seen.insert(d.to_string()));
             Err(Error::Esbuild(diagnostics))
         }
-    }
-}
-
-impl Drop for Bundler {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }

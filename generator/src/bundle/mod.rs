@@ -366,7 +366,6 @@ impl Bundles {
         let out = self.out_dir(root, "islands", &inputs.hash);
         prepare_out(&out, self.live)?;
         let entry = root.join(".site").join("bundle").join("server-entry.tsx");
-        write_if_changed(&root.join(".site/bundle/server-loop.ts"), SERVER_LOOP)?;
         write_if_changed(&entry, &server_entry(root, &inputs.names))?;
         let mut browser = vec![RUNTIME.to_string()];
         browser.extend(inputs.names.iter().map(|n| format!("islands/{n}.tsx")));
@@ -561,19 +560,13 @@ fn prune(cache: &Path, kind: &str, keep: &str) {
     }
 }
 
-/// The server-render process's loop, written beside the generated entry.
-const SERVER_LOOP: &str = include_str!("server-entry.ts");
-
-/// The Node entry: the render loop, the site's `render`, and every island with
-/// the props schema it declares in `islands/<Name>.props.ts`.
+/// The Node entry: the site's `render` (`islands/server.tsx`) and every island with
+/// the props schema it declares in `islands/<Name>.props.ts`, as a module for the
+/// server-render process to load.
 fn server_entry(root: &Path, islands: &[String]) -> String {
     let path =
         |rel: &str| serde_json::to_string(&root.join(rel).to_string_lossy()).unwrap_or_default();
-    let mut src = format!(
-        "import {{ serve }} from {};\nimport {{ render }} from {};\n",
-        path(".site/bundle/server-loop.ts"),
-        path(SERVER)
-    );
+    let mut src = format!("export {{ render }} from {};\n", path(SERVER));
     let mut table = Vec::new();
     for island in islands {
         src.push_str(&format!(
@@ -585,6 +578,9 @@ fn server_entry(root: &Path, islands: &[String]) -> String {
             "{island}: {{ component: {island}, props: {island}Props }}"
         ));
     }
-    src.push_str(&format!("serve({{ {} }}, render);\n", table.join(", ")));
+    src.push_str(&format!(
+        "export const islands = {{ {} }};\n",
+        table.join(", ")
+    ));
     src
 }

@@ -143,7 +143,7 @@ fn load_config(root: &Path) -> Result<SiteConfig, Vec<Diagnostic>> {
     let text: Arc<str> = std::fs::read_to_string(&path)
         .map_err(|e| vec![Diagnostic::io(&path, root, &e)])?
         .into();
-    let to_diag = |e: yaml::Error| vec![Diagnostic::from_yaml(&file, &text, &e)];
+    let to_diag = |e: yaml::Error| vec![e.diagnostic(&file, &text)];
     let node = yaml::parse(&text).map_err(to_diag)?;
     yaml::from_node(&node, "").map_err(to_diag)
 }
@@ -184,10 +184,5 @@ fn load_page(root: &Path, pages_dir: &Path, path: &Path) -> Result<Page, Vec<Dia
     } else {
         page::from_yaml(route, file.clone(), &text)
     };
-    result.map_err(|errors| {
-        errors
-            .iter()
-            .map(|e| Diagnostic::from_yaml(&file, &text, e))
-            .collect()
-    })
+    result.map_err(|errors| errors.iter().map(|e| e.diagnostic(&file, &text)).collect())
 }

@@ -105,6 +105,22 @@ pub struct Error {
 }
 
 impl Error {
+    /// This error as a diagnostic of `file`, whose text is `source`.
+    pub fn diagnostic(
+        &self,
+        file: &str,
+        source: &std::sync::Arc<str>,
+    ) -> crate::diagnostics::Diagnostic {
+        let d = crate::diagnostics::Diagnostic::new(file, self.to_string());
+        match self.span {
+            Some(span) => {
+                d.at(span.line, span.column)
+                    .with_snippet(source.clone(), span.offset, span.len)
+            }
+            None => d,
+        }
+    }
+
     pub fn at(node_span: Span, path: &str, message: impl Into<String>) -> Error {
         Error {
             message: message.into(),

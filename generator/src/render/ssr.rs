@@ -1,18 +1,22 @@
-//! Server rendering of islands: one long-lived Node process runs the server bundle
-//! and answers `{island, props}` lines with React's `renderToString` HTML.
+//! Server rendering of islands: one long-lived Node process (`ssr-process.cjs`)
+//! loads the server bundle and answers `{island, props}` lines with the island's
+//! HTML, after checking the props against the island's schema. The process, a
+//! [`Worker`], outlives bundles: when the islands change it loads the new bundle
+//! and keeps React loaded.
 //!
 //! Renders are memoised by (bundle hash, island, props) in memory and on disk
 //! (`.site/cache/ssr-<bundle hash>.json`), so a header that differs only by its
 //! active link renders once per link, and an unchanged site starts no Node at all.
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use serde::{Deserialize, Serialize};
+
+use crate::json_lines::{self, Process};
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -34,21 +38,17 @@ pub enum Error {
     },
 }
 
-struct Process {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
+const PROCESS: &str = include_str!("ssr-process.cjs");
 
-impl Drop for Process {
-    fn drop(&mut self) {
-        // Closing stdin ends the render loop; kill covers a process that hangs.
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// The Node process and the bundle it has loaded (by hash: serve rebuilds in
+/// place), shared by the renderers of successive bundles.
+#[derive(Default)]
+pub struct Worker {
+    running: Mutex<Option<(Process, String)>>,
 }
 
 pub struct Renderer {
+    worker: Arc<Worker>,
     node: PathBuf,
     /// Where the bundle's packages (React) are loaded from.
     node_modules: Option<PathBuf>,
@@ -57,7 +57,6 @@ pub struct Renderer {
     bundle: Option<PathBuf>,
     bundle_hash: String,
     cache_dir: PathBuf,
-    process: Mutex<Option<Process>>,
     memo: Mutex<HashMap<String, Arc<str>>>,
     saved: AtomicUsize,
     rendered: AtomicUsize,
@@ -93,6 +92,7 @@ impl Renderer {
     }
 
     pub fn new(
+        worker: Arc<Worker>,
         node: &Path,
         node_modules: Option<&Path>,
         bundle: Option<&Path>,
@@ -102,13 +102,13 @@ impl Renderer {
         let cache_dir = root.join(".site").join("cache");
         let memo = load_memo(&cache_dir.join(format!("ssr-{bundle_hash}.json")));
         Renderer {
+            worker,
             node: node.to_path_buf(),
             node_modules: node_modules.map(Path::to_path_buf),
             root: root.to_path_buf(),
             bundle: bundle.map(Path::to_path_buf),
             bundle_hash: bundle_hash.to_string(),
             cache_dir,
-            process: Mutex::new(None),
             saved: AtomicUsize::new(memo.len()),
             memo: Mutex::new(memo),
             rendered: AtomicUsize::new(0),
@@ -148,23 +148,34 @@ impl Renderer {
         if let Some(html) = self.memoised(&key) {
             return Ok(html);
         }
-        let mut process = self.process.lock().unwrap_or_else(PoisonError::into_inner);
+        let bundle = self.bundle.as_ref().ok_or(Error::NoBundle)?;
+        let mut running = self
+            .worker
+            .running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         // Another page may have rendered the same island while this one waited.
         if let Some(html) = self.memoised(&key) {
             return Ok(html);
         }
-        if process.is_none() {
-            *process = Some(self.spawn()?);
+        if running.is_none() {
+            *running = Some((self.spawn()?, String::new()));
         }
-        let result = process
-            .as_mut()
-            .map(|p| exchange(p, island, props_json))
-            .unwrap_or_else(|| Err(Error::Died(String::new())));
+        let result = match running.as_mut() {
+            Some((process, loaded)) => {
+                if *loaded != self.bundle_hash {
+                    load(process, bundle)?;
+                    loaded.clone_from(&self.bundle_hash);
+                }
+                exchange(process, island, props_json)
+            }
+            None => Err(Error::Died(String::new())),
+        };
         let html: Arc<str> = match result {
             Ok(html) => html.into(),
             Err(e) => {
                 if matches!(e, Error::Died(_)) {
-                    *process = None;
+                    *running = None;
                 }
                 return Err(e);
             }
@@ -178,32 +189,23 @@ impl Renderer {
     }
 
     fn spawn(&self) -> Result<Process, Error> {
-        let bundle = self.bundle.as_ref().ok_or(Error::NoBundle)?;
         let mut command = Command::new(&self.node);
         if let Some(modules) = &self.node_modules {
             command.env("NODE_PATH", modules);
         }
         // Errors are reported at the island's own line through the source map.
-        let mut child = command
+        command
             .arg("--enable-source-maps")
-            .arg(bundle)
+            .arg("--eval")
+            .arg(PROCESS)
             .current_dir(&self.root)
-            .env("NODE_ENV", "production")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|source| Error::Spawn {
+            .env("NODE_ENV", "production");
+        Process::spawn(command).map_err(|e| match e {
+            json_lines::Error::Spawn { source, .. } => Error::Spawn {
                 node: self.node.clone(),
                 source,
-            })?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            return Err(Error::Died(": no pipes to Node".into()));
-        };
-        Ok(Process {
-            child,
-            stdin,
-            stdout: BufReader::new(stdout),
+            },
+            other => Error::Died(format!(": {other}")),
         })
     }
 
@@ -239,6 +241,25 @@ impl Renderer {
     }
 }
 
+#[derive(Serialize)]
+struct Load<'a> {
+    load: &'a Path,
+}
+
+/// Has the process load a server bundle.
+fn load(p: &mut Process, bundle: &Path) -> Result<(), Error> {
+    let reply: Reply = p
+        .exchange(&Load { load: bundle })
+        .map_err(|e| Error::Died(format!(": {e}")))?;
+    match reply.error {
+        None => Ok(()),
+        Some(message) => Err(Error::Island {
+            island: "(all)".into(),
+            message: format!("the server bundle did not load: {message}"),
+        }),
+    }
+}
+
 fn exchange(p: &mut Process, island: &str, props_json: &str) -> Result<String, Error> {
     let props = serde_json::value::RawValue::from_string(props_json.to_string()).map_err(|e| {
         Error::Island {
@@ -246,23 +267,12 @@ fn exchange(p: &mut Process, island: &str, props_json: &str) -> Result<String, E
             message: format!("props are not JSON: {e}"),
         }
     })?;
-    let mut line = serde_json::to_string(&Request {
-        island,
-        props: &props,
-    })
-    .map_err(|e| Error::Died(format!(": {e}")))?;
-    line.push('\n');
-    p.stdin
-        .write_all(line.as_bytes())
-        .and_then(|_| p.stdin.flush())
+    let reply: Reply = p
+        .exchange(&Request {
+            island,
+            props: &props,
+        })
         .map_err(|e| Error::Died(format!(": {e}")))?;
-    let mut reply = String::new();
-    match p.stdout.read_line(&mut reply) {
-        Ok(0) | Err(_) => return Err(Error::Died(String::new())),
-        Ok(_) => {}
-    }
-    let reply: Reply = serde_json::from_str(&reply)
-        .map_err(|e| Error::Died(format!(": unreadable reply ({e})")))?;
     match (reply.html, reply.invalid, reply.error) {
         (Some(html), None, None) => Ok(html),
         (_, Some(problems), _) => Err(Error::InvalidProps {
