@@ -4,7 +4,8 @@
 //! A case is a folder of `tests/broken/`: files laid over the plain fixture (over
 //! the islands one when the folder has a `.base` reading `islands`), a `.remove`
 //! listing files to delete, and a `.options` that may read `production`. After
-//! changing a message, review the new snapshots with `cargo insta review`, or
+//! Each case also starts from an earlier build's `dist/`, which must survive the
+//! failed build unchanged. After changing a message, review the new snapshots with `cargo insta review`, or
 //! accept them with `INSTA_UPDATE=always cargo test --test diagnostics`.
 
 mod common;
@@ -42,7 +43,21 @@ fn diagnose(case: &Path) -> String {
     }
     let mut options = site.options();
     options.production = read(case, ".options").contains("production");
-    site.build_err_with(&options)
+    // What an earlier build left must survive the failed one, byte for byte.
+    site.write(
+        "dist/index.html",
+        "<!doctype html><title>The last good build</title>",
+    );
+    site.write("dist/assets/site.css", "body { color: black }");
+    let before = common::hash_tree(&site.dist());
+    let said = site.build_err_with(&options);
+    assert_eq!(
+        common::hash_tree(&site.dist()),
+        before,
+        "{}: the failed build changed dist/",
+        case.display()
+    );
+    said
 }
 
 #[test]
