@@ -15,6 +15,8 @@ pub struct Diagnostic {
     pub column: Option<usize>,
     pub message: String,
     pub snippet: Option<Snippet>,
+    /// A warning is shown but does not stop the build.
+    pub warning: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -32,7 +34,14 @@ impl Diagnostic {
             column: None,
             message: message.into(),
             snippet: None,
+            warning: false,
         }
+    }
+
+    /// This problem as a warning: shown, but the build goes on.
+    pub fn as_warning(mut self) -> Diagnostic {
+        self.warning = true;
+        self
     }
 
     pub fn at(mut self, line: usize, column: usize) -> Diagnostic {
@@ -96,9 +105,24 @@ pub fn relative(path: &Path, root: &Path) -> String {
         .replace('\\', "/")
 }
 
+/// At most this many problems are shown per file; a count stands for the rest.
+const SHOWN_PER_FILE: usize = 50;
+
 /// Renders diagnostics for the terminal: a `file:line:column: message` line each
-/// (easy to grep and to click in editors), then the excerpt where there is one.
+/// (easy to grep and to click in editors), then the excerpt where there is one,
+/// and the count of errors.
 pub fn render(diagnostics: &[Diagnostic], color: bool) -> String {
+    let mut out = render_each(diagnostics, color);
+    let n = diagnostics.iter().filter(|d| !d.warning).count();
+    out.push_str(&format!(
+        "{n} error{} found; the previous output was left as it was\n",
+        if n == 1 { "" } else { "s" }
+    ));
+    out
+}
+
+/// Renders warnings (or any diagnostics) without the closing count.
+pub fn render_each(diagnostics: &[Diagnostic], color: bool) -> String {
     let theme = if color {
         GraphicalTheme::unicode()
     } else {
@@ -106,8 +130,15 @@ pub fn render(diagnostics: &[Diagnostic], color: bool) -> String {
     };
     let handler = GraphicalReportHandler::new_themed(theme).with_context_lines(2);
     let mut out = String::new();
+    let mut per_file: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for d in diagnostics {
-        out.push_str(&format!("error: {d}\n"));
+        let seen = per_file.entry(d.file.as_str()).or_default();
+        *seen += 1;
+        if *seen > SHOWN_PER_FILE {
+            continue;
+        }
+        let kind = if d.warning { "warning" } else { "error" };
+        out.push_str(&format!("{kind}: {d}\n"));
         if let Some(snippet) = &d.snippet {
             let len = snippet
                 .len
@@ -124,10 +155,16 @@ pub fn render(diagnostics: &[Diagnostic], color: bool) -> String {
             }
         }
     }
-    let n = diagnostics.len();
-    out.push_str(&format!(
-        "{n} error{} found; the previous output was left as it was\n",
-        if n == 1 { "" } else { "s" }
-    ));
+    let mut over: Vec<(&str, usize)> = per_file
+        .into_iter()
+        .filter(|(_, n)| *n > SHOWN_PER_FILE)
+        .collect();
+    over.sort();
+    for (file, n) in over {
+        out.push_str(&format!(
+            "… and {} more in {file} (the first {SHOWN_PER_FILE} are shown)\n",
+            n - SHOWN_PER_FILE
+        ));
+    }
     out
 }

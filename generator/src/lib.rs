@@ -19,6 +19,7 @@ pub mod pipeline;
 pub mod render;
 pub mod serve;
 pub mod storage;
+pub(crate) mod suggest;
 
 pub use check::{check, Summary as CheckReport};
 pub use diagnostics::Diagnostic;

@@ -55,7 +55,9 @@ pub struct Report {
     pub bundle_rebuilt: bool,
     pub elapsed: Duration,
     pub stages: Vec<(&'static str, Duration)>,
-    pub warnings: Vec<String>,
+    /// Problems that did not stop the build: links to no page, text cut by a
+    /// `#`, pages over budget.
+    pub warnings: Vec<Diagnostic>,
     /// The host built for, and the headers it will send (for `site serve`).
     pub host: Host,
     pub served_headers: Vec<Rule>,
@@ -109,7 +111,9 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
     let root = site_root(options)?;
     let root = root.as_path();
     let (mut content, bundle) = stages.time("load + bundle", || load_and_bundle(root, session))?;
-    let (settings, warnings) = stages.time("settings", || resolve(root, options, &mut content))?;
+    let mut warnings = stages.time("references", || references(root, &content, session))?;
+    let (settings, more) = stages.time("settings", || resolve(root, options, &mut content))?;
+    warnings.extend(more);
     let pages = stages.time("render", || {
         render(root, &content, &settings, &bundle, session)
     })?;
@@ -195,13 +199,25 @@ fn load_and_bundle(
     }
 }
 
+/// The icons, pictures, layouts and pages content names exist; links to no page
+/// and the pages' own warnings come back as warnings.
+fn references(root: &Path, content: &Content, session: &Session) -> Stage<Vec<Diagnostic>> {
+    let places = content::references::Places::of(root, session.bundles.node_modules());
+    let findings = content::references::check(root, content, &places);
+    if findings.errors.is_empty() {
+        Ok(findings.warnings)
+    } else {
+        Err(findings.errors)
+    }
+}
+
 /// The build's settings (site.yaml, the environment, the command line); a
 /// production build that lacks what the live site needs stops here.
 fn resolve(
     root: &Path,
     options: &Options,
     content: &mut Content,
-) -> Stage<(Resolved, Vec<String>)> {
+) -> Stage<(Resolved, Vec<Diagnostic>)> {
     let overrides = Overrides {
         base_url: options.base_url.clone(),
         host: options.host,
@@ -226,7 +242,10 @@ fn resolve(
             rules,
             render,
         },
-        warnings,
+        warnings
+            .into_iter()
+            .map(|w| Diagnostic::new("content/site.yaml", w).as_warning())
+            .collect(),
     ))
 }
 
@@ -322,7 +341,7 @@ fn server_renderer(
 /// Each page's weight, and the warnings of the build so far with the budgets'.
 struct Weighed {
     weights: Vec<(String, Weight)>,
-    warnings: Vec<String>,
+    warnings: Vec<Diagnostic>,
 }
 
 /// Each page's weight, checked against the budgets of `site.yaml`: over budget is
@@ -333,7 +352,7 @@ fn weigh(
     bundle: &Bundle,
     options: &Options,
     session: &mut Session,
-    mut warnings: Vec<String>,
+    mut warnings: Vec<Diagnostic>,
 ) -> Stage<Weighed> {
     let Some(budgets) = &content.config.budgets else {
         return Ok(Weighed {
@@ -375,7 +394,10 @@ fn weigh(
             .map(|m| Diagnostic::new("content/site.yaml", format!("budgets: {m}")))
             .collect());
     }
-    warnings.extend(over);
+    warnings.extend(
+        over.into_iter()
+            .map(|m| Diagnostic::new("content/site.yaml", format!("budgets: {m}")).as_warning()),
+    );
     Ok(Weighed { weights, warnings })
 }
 
@@ -444,6 +466,9 @@ fn not_found_page(content: &Content) -> Page {
         tags: Vec::new(),
         blocks: Vec::new(),
         content: String::new(),
+        article: None,
+        references: Vec::new(),
+        warnings: Vec::new(),
     }
 }
 

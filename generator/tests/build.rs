@@ -218,12 +218,16 @@ fn pages_over_budget_warn_and_fail_with_strict_budgets() {
         report
             .warnings
             .iter()
-            .any(|w| w.starts_with("/: HTML is ") && w.ends_with("over its budget of 0.1 KB")),
+            .any(|w| w.message.starts_with("budgets: /: HTML is ")
+                && w.message.ends_with("over its budget of 0.1 KB")),
         "{:?}",
         report.warnings
     );
     assert!(
-        !report.warnings.iter().any(|w| w.starts_with("/about/:")),
+        !report
+            .warnings
+            .iter()
+            .any(|w| w.message.starts_with("budgets: /about/:")),
         "a route's own budget replaces the default (`/about` is `/about/`)"
     );
 
@@ -274,8 +278,39 @@ fn a_development_build_without_storage_only_warns() {
         report
             .warnings
             .iter()
-            .any(|w| w.starts_with("storage.url is empty")),
+            .any(|w| w.message.starts_with("storage.url is empty")),
         "{:?}",
         report.warnings
     );
+}
+
+#[test]
+fn text_cut_by_a_comment_and_links_to_no_page_are_warnings_at_their_line() {
+    let site = Site::plain();
+    site.edit(
+        "content/site.yaml",
+        "tagline: A small site for tests.",
+        "tagline: The small site #1 for tests.",
+    );
+    site.edit(
+        "content/pages/index.yaml",
+        "href: /about }",
+        "href: /abuot }",
+    );
+    let report = site.build_ok();
+    let said: Vec<String> = report.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        said.iter().any(|w| w.starts_with("content/site.yaml:4:")
+            && w.contains("tagline: this `#` starts a comment")
+            && w.contains("put the text in quotes if the # belongs to it")),
+        "{said:#?}"
+    );
+    assert!(
+        said.iter()
+            .any(|w| w.starts_with("content/pages/index.yaml:8:")
+                && w.contains("blocks[0].actions[0].href: the link to `/abuot/` leads to no page")
+                && w.contains("did you mean `/about/`?")),
+        "{said:#?}"
+    );
+    assert!(report.warnings.iter().all(|w| w.warning));
 }

@@ -24,7 +24,8 @@ fn build_prints_a_summary_and_exits_zero() {
             "{stage}: {stdout}"
         );
     }
-    assert!(String::from_utf8_lossy(&out.stderr).contains("warning: storage.url is empty"));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("warning: content/site.yaml: storage.url is empty"));
 }
 
 #[test]
@@ -46,7 +47,7 @@ fn a_failed_build_prints_every_error_and_exits_one() {
         "{stderr}"
     );
     assert!(
-        stderr.contains("error: content/pages/about.md:4:7: date: invalid date `soon`"),
+        stderr.contains("error: content/pages/about.md:4:7: date: `soon` is not a date"),
         "{stderr}"
     );
     assert!(

@@ -36,8 +36,11 @@ pub fn run(args: &BuildArgs) -> bool {
 }
 
 pub fn print_report(report: &Report, verbose: bool) {
-    for w in &report.warnings {
-        eprintln!("warning: {w}");
+    if !report.warnings.is_empty() {
+        eprint!(
+            "{}",
+            diagnostics::render_each(&report.warnings, std::io::stderr().is_terminal())
+        );
     }
     println!(
         "Built {} page{}, {} files in {} ms → {} ({}{})",

@@ -1,27 +1,35 @@
 //! The typed blocks a page is made of. Each block type has a struct here and a
 //! template `templates/blocks/<type>.html`; editors compose pages from them in YAML.
+//! The doc comments are the editors' reference: they become the JSON Schema's
+//! descriptions and `docs/content.md`.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::values::{Href, Icon, ImageSrc, Markdown, Reference};
 use crate::content::yaml::{self, Node};
+use crate::suggest;
 
 /// Declares the block enum, its list of type names, and the dispatch from a YAML
 /// mapping's `type` to the matching struct, in one place.
 macro_rules! blocks {
-    ($($tag:literal => $variant:ident($ty:ty)),+ $(,)?) => {
-        #[derive(Debug, Clone, Serialize)]
+    ($($(#[$meta:meta])* $tag:literal => $variant:ident($ty:ty)),+ $(,)?) => {
+        /// A section of a page. `type` names the kind of block; the other fields
+        /// depend on it.
+        #[derive(Debug, Clone, Serialize, JsonSchema)]
         #[serde(tag = "type")]
         pub enum Block {
-            $( #[serde(rename = $tag)] $variant($ty), )+
+            $( $(#[$meta])* #[serde(rename = $tag)] $variant($ty), )+
         }
 
         impl Block {
             /// Every block type an editor may use, as written in YAML.
             pub const TYPES: &'static [&'static str] = &[$($tag),+];
 
-            fn from_tagged(tag: &str, node: &Node, path: &str) -> Option<Result<Block, yaml::Error>> {
+            fn from_tagged(tag: &str, node: &Node, path: &str) -> Option<Read> {
                 match tag {
-                    $( $tag => Some(yaml::from_map_without::<$ty>(node, path, "type").map(Block::$variant)), )+
+                    $( $tag => Some(yaml::read_without::<$ty>(node, path, "type")
+                        .map(|(b, found)| (Block::$variant(b), found))), )+
                     _ => None,
                 }
             }
@@ -29,90 +37,186 @@ macro_rules! blocks {
     };
 }
 
+type Read = Result<(Block, Vec<Reference>), Vec<yaml::Error>>;
+
 blocks! {
+    /// The opening band of a page: a heading, text, buttons and a picture.
     "hero" => Hero(Hero),
+    /// A titled section of cards: capabilities, services, industries, case studies.
     "card_grid" => CardGrid(CardGrid),
+    /// Text beside a picture.
     "split" => Split(Split),
+    /// Figures with labels, optionally followed by cards.
     "stats" => Stats(Stats),
+    /// The regions the company works in.
     "regions" => Regions(Regions),
+    /// A call-to-action band.
     "cta" => Cta(Cta),
+    /// People with their role and a short biography.
     "team" => Team(Team),
+    /// An ordered approach: phases with their activities.
     "steps" => Steps(Steps),
+    /// Roles a visitor picks from; one is highlighted at a time.
     "role_selector" => RoleSelector(RoleSelector),
+    /// The contact form beside the "get in touch" details.
     "contact" => Contact(Contact),
+    /// The company's offices.
     "offices" => Offices(Offices),
+    /// Questions and answers.
     "faq" => Faq(Faq),
+    /// A section of Markdown text.
     "text" => Text(Text),
+    /// The hero of a collection's listing: its featured article, or its newest.
+    "featured_article" => FeaturedArticle(FeaturedArticle),
+    /// A collection's articles as cards, newest first.
+    "articles" => Articles(Articles),
 }
 
 impl Block {
-    /// Reads one block from its YAML mapping; `path` names it (`blocks[2]`).
-    pub fn from_node(node: &Node, path: &str) -> Result<Block, yaml::Error> {
+    /// Reads one block from its YAML mapping; `path` names it (`blocks[2]`). Every
+    /// mistake in the block is reported.
+    pub fn from_node(node: &Node, path: &str) -> Read {
         let expected = Block::TYPES.join(", ");
         let Some(tag_node) = node.get("type") else {
             let what = if matches!(node.kind, yaml::Kind::Map(_)) {
-                format!("missing field `type`, expected one of {expected}")
+                format!("this block has no `type`; start it with `- type:` and one of {expected}")
             } else {
-                format!("a block must be a mapping with a `type`, one of {expected}")
+                format!(
+                    "a block is written as `name: value` lines starting with `- type:`, but this is {}; the types are {expected}",
+                    node.described()
+                )
             };
-            return Err(yaml::Error::at(node.span, path, what));
+            return Err(vec![yaml::Error::at(node.span, path, what)]);
         };
         let tag_path = yaml::child_path(path, "type");
         let Some(tag) = tag_node.as_str() else {
-            return Err(yaml::Error::at(
+            return Err(vec![yaml::Error::at(
                 tag_node.span,
                 &tag_path,
-                format!("a block type must be a name, one of {expected}"),
-            ));
+                format!("a block type is a name, one of {expected}"),
+            )]);
         };
-        Block::from_tagged(tag, node, path).unwrap_or_else(|| {
-            Err(yaml::Error::at(
-                tag_node.span,
-                &tag_path,
-                format!("unknown block type `{tag}`, expected one of {expected}"),
-            ))
-        })
+        let read = Block::from_tagged(tag, node, path).unwrap_or_else(|| {
+            let message = match suggest::nearest(tag, Block::TYPES.iter().copied()) {
+                Some(near) => format!("unknown block type `{tag}`; did you mean `{near}`?"),
+                None => format!("unknown block type `{tag}`; the types are {expected}"),
+            };
+            Err(vec![yaml::Error::at(tag_node.span, &tag_path, message)])
+        });
+        // The rules are checked on the written values, so that they are reported
+        // beside the block's other mistakes.
+        let broken = rules(tag, node, path);
+        match read {
+            Ok(read) if broken.is_empty() => Ok(read),
+            Ok(_) => Err(broken),
+            Err(mut errors) => {
+                errors.extend(broken);
+                errors.sort_by_key(|e| e.span.map(|s| s.offset));
+                Err(errors)
+            }
+        }
     }
+}
+
+/// Rules across fields, which a field's type alone cannot say: a grid's
+/// `columns` is 2, 3 or 4; a role selector's `default` is one of its `roles`.
+fn rules(tag: &str, node: &Node, path: &str) -> Vec<yaml::Error> {
+    let at = |field: &str, n: &Node, message: String| {
+        yaml::Error::at(n.span, &yaml::child_path(path, field), message)
+    };
+    let mut broken = Vec::new();
+    match tag {
+        "card_grid" | "articles" => {
+            let columns = node.get("columns");
+            let value = columns.and_then(|n| match n.kind {
+                yaml::Kind::Int(i) => Some(i),
+                yaml::Kind::UInt(u) => i64::try_from(u).ok(),
+                _ => None,
+            });
+            if let (Some(n), Some(v)) = (columns, value) {
+                if !(2..=4).contains(&v) {
+                    broken.push(at(
+                        "columns",
+                        n,
+                        format!("a grid has 2, 3 or 4 columns, not {v}"),
+                    ));
+                }
+            }
+        }
+        "role_selector" => {
+            let roles: Vec<&str> = match node.get("roles").map(|n| &n.kind) {
+                Some(yaml::Kind::Seq(items)) => items.iter().filter_map(Node::as_str).collect(),
+                _ => Vec::new(),
+            };
+            if let Some((n, default)) = node
+                .get("default")
+                .and_then(|n| n.as_str().map(|d| (n, d)))
+                .filter(|_| !roles.is_empty())
+            {
+                if !roles.contains(&default) {
+                    let hint = suggest::did_you_mean(default, roles.iter().copied());
+                    broken.push(at(
+                        "default",
+                        n,
+                        format!(
+                            "the default role `{default}` is not one of the roles ({}){hint}",
+                            roles.join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
+        _ => {}
+    }
+    broken
 }
 
 /// A button or link. Without `href` it is shown as inert text: the destination
 /// does not exist yet, and a link to nowhere would mislead.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Action {
+    /// The words on the button.
     pub label: String,
+    /// Where it leads. Leave it out while the destination does not exist yet.
     #[serde(default)]
-    pub href: Option<super::Href>,
-    /// `primary` (filled) or `secondary` (outlined).
+    pub href: Option<Href>,
+    /// `primary` (filled, the default) or `secondary` (outlined).
     #[serde(default)]
     pub style: ActionStyle,
 }
 
-#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize)]
+/// How a button looks.
+#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ActionStyle {
+    /// Filled.
     #[default]
     Primary,
+    /// Outlined.
     Secondary,
 }
 
 /// A picture from `public/`, with the text that stands for it.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Image {
     /// A path under `public/`, e.g. `/images/map.svg`.
-    pub src: String,
-    /// What the picture shows; empty only for pure decoration.
+    pub src: ImageSrc,
+    /// What the picture shows, for people who cannot see it; empty only for pure decoration.
     pub alt: String,
 }
 
 /// The background of a section.
-#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Tone {
+    /// White (the default).
     #[default]
     Light,
+    /// A pale brand tint, to set a section apart.
     Tinted,
+    /// Dark, with light text.
     Dark,
 }
 
@@ -122,18 +226,21 @@ pub enum Tone {
 macro_rules! section {
     ($(#[$meta:meta])* pub struct $name:ident { $($(#[$fmeta:meta])* pub $field:ident : $ty:ty,)* }) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Deserialize, Serialize)]
+        #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
         #[serde(deny_unknown_fields)]
         pub struct $name {
             /// The section's fragment id, for links such as `/about#leadership-team`.
             #[serde(default)]
             pub id: Option<String>,
+            /// A short line above the heading.
             #[serde(default)]
             pub eyebrow: Option<String>,
+            /// The section's heading.
             pub heading: String,
-            /// Markdown.
+            /// Markdown under the heading.
             #[serde(default)]
-            pub intro: Option<String>,
+            pub intro: Option<Markdown>,
+            /// The background: `light` (the default), `tinted` or `dark`.
             #[serde(default)]
             pub tone: Tone,
             $($(#[$fmeta])* pub $field: $ty,)*
@@ -142,17 +249,23 @@ macro_rules! section {
 }
 
 /// The opening band of a page.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Hero {
+    /// A short line above the heading.
     #[serde(default)]
     pub eyebrow: Option<String>,
+    /// The page's main heading (its h1).
     pub heading: String,
+    /// A sentence or two under the heading.
     pub text: String,
+    /// Short facts in one muted line, such as a date and an author.
     #[serde(default)]
     pub meta: Vec<String>,
+    /// Buttons under the text.
     #[serde(default)]
     pub actions: Vec<Action>,
+    /// A picture beside the text on wide screens.
     #[serde(default)]
     pub image: Option<Image>,
 }
@@ -161,12 +274,14 @@ section! {
     /// A titled section of cards. Every part of a card is optional but its title, so
     /// one block serves capability, service, industry, article and case study cards.
     pub struct CardGrid {
-        /// Cards per row on wide screens: 2, 3 or 4.
+        /// Cards per row on wide screens: 2, 3 (the default) or 4.
         #[serde(default = "three")]
+        #[schemars(range(min = 2, max = 4))]
         pub columns: u8,
         /// Number the cards (1, 2, 3 …).
         #[serde(default)]
         pub numbered: bool,
+        /// The cards, in order.
         pub cards: Vec<Card>,
     }
 }
@@ -175,19 +290,22 @@ fn three() -> u8 {
     3
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+/// A card: a title and, optionally, a picture or icon, text, a list and a link.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Card {
+    /// The card's title.
     pub title: String,
     /// A category, industry or kicker shown above the title.
     #[serde(default)]
     pub label: Option<String>,
-    /// Markdown.
+    /// Markdown, a sentence or two.
     #[serde(default)]
-    pub text: Option<String>,
-    /// A lucide icon name.
+    pub text: Option<Markdown>,
+    /// A lucide icon name (lucide.dev/icons) or a file in templates/icons/.
     #[serde(default)]
-    pub icon: Option<String>,
+    pub icon: Option<Icon>,
+    /// A picture at the top of the card.
     #[serde(default)]
     pub image: Option<Image>,
     /// Date, author, company: shown in one muted line.
@@ -196,22 +314,27 @@ pub struct Card {
     /// A heading for `items`, such as "Key features" or "Results".
     #[serde(default)]
     pub items_heading: Option<String>,
+    /// A checklist.
     #[serde(default)]
     pub items: Vec<String>,
     /// A heading for `entries`, such as "Spotlight".
     #[serde(default)]
     pub entries_heading: Option<String>,
+    /// Short listed items, each with its own meta line.
     #[serde(default)]
     pub entries: Vec<Entry>,
+    /// A link at the foot of the card.
     #[serde(default)]
     pub link: Option<Action>,
 }
 
 /// A short listed item with its own meta line (a spotlight article).
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Entry {
+    /// The item's title.
     pub title: String,
+    /// Date, author: shown in one muted line.
     #[serde(default)]
     pub meta: Vec<String>,
 }
@@ -220,12 +343,14 @@ section! {
     /// Text beside a picture.
     pub struct Split {
         /// Markdown.
-        pub text: String,
+        pub text: Markdown,
         /// A checklist under the text.
         #[serde(default)]
         pub items: Vec<String>,
+        /// Buttons under the text.
         #[serde(default)]
         pub actions: Vec<Action>,
+        /// The picture.
         pub image: Image,
         /// Put the picture on the left on wide screens.
         #[serde(default)]
@@ -239,19 +364,26 @@ section! {
 section! {
     /// Figures with labels, optionally followed by cards (news).
     pub struct Stats {
+        /// The figures.
         pub stats: Vec<Stat>,
+        /// A heading for `cards`.
         #[serde(default)]
         pub cards_heading: Option<String>,
+        /// Cards under the figures.
         #[serde(default)]
         pub cards: Vec<Card>,
     }
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+/// A figure with its label.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Stat {
+    /// The figure as shown, e.g. "19.3 billion USD".
     pub value: String,
+    /// What it counts, e.g. "Revenue".
     pub label: String,
+    /// A sentence under the label.
     #[serde(default)]
     pub text: Option<String>,
 }
@@ -259,44 +391,60 @@ pub struct Stat {
 section! {
     /// The regions the company works in.
     pub struct Regions {
+        /// The regions, in order.
         pub regions: Vec<Region>,
     }
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+/// A region with its offices and clients.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Region {
+    /// The region's name, e.g. "Asia Pacific".
     pub region: String,
+    /// How many offices the company has there.
     pub offices: u32,
+    /// Its clients there, as shown, e.g. "600+ clients".
     pub clients: String,
+    /// A sentence about the region.
     #[serde(default)]
     pub text: Option<String>,
 }
 
 /// A call-to-action band.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Cta {
+    /// The section's fragment id.
     #[serde(default)]
     pub id: Option<String>,
+    /// The band's heading.
     pub heading: String,
+    /// A sentence under the heading.
     pub text: String,
+    /// The buttons.
     pub actions: Vec<Action>,
 }
 
 section! {
     /// People with their role and a short biography.
     pub struct Team {
+        /// The people, in order.
         pub people: Vec<Person>,
     }
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+/// A person of the company.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Person {
+    /// Their full name.
     pub name: String,
+    /// Their position, e.g. "Chief Executive Officer".
     pub position: String,
+    /// A sentence or two about them.
     pub bio: String,
+    /// Their portrait.
     #[serde(default)]
     pub image: Option<Image>,
 }
@@ -304,21 +452,27 @@ pub struct Person {
 section! {
     /// An ordered approach: phases with their activities.
     pub struct Steps {
+        /// The phases, in order.
         pub steps: Vec<Step>,
     }
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+/// A phase of an approach.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Step {
+    /// The phase's name.
     pub title: String,
+    /// A sentence about it.
     pub text: String,
+    /// What happens in it, one line each.
     pub activities: Vec<String>,
 }
 
 section! {
     /// Roles a visitor picks from; one is highlighted at a time.
     pub struct RoleSelector {
+        /// The roles, in order, e.g. `[CEO, CFO, COO]`.
         pub roles: Vec<String>,
         /// The role highlighted at first; it must be one of `roles`.
         pub default: String,
@@ -328,9 +482,11 @@ section! {
 section! {
     /// The contact form beside the "get in touch" details.
     pub struct Contact {
+        /// The heading of the details panel.
         pub panel_heading: String,
         /// Opening hours, one line each.
         pub hours: Vec<String>,
+        /// The support link under the details.
         pub support: Action,
     }
 }
@@ -338,43 +494,95 @@ section! {
 section! {
     /// The company's offices.
     pub struct Offices {
+        /// The offices, in order.
         pub offices: Vec<Office>,
     }
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+/// An office with its address and contact details.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Office {
     /// The office's name, e.g. "Corporate Office (India)".
     pub name: String,
+    /// Its city.
     pub city: String,
+    /// Its postal address. Put it in quotes when it holds a `#`.
     pub address: String,
+    /// Its phone number, e.g. "+91 40 4520 8800".
     pub phone: String,
+    /// Its e-mail address.
     pub email: String,
+    /// Its opening hours.
     pub hours: String,
 }
 
 section! {
     /// Questions and answers, open one at a time without JavaScript.
     pub struct Faq {
+        /// The questions, in order.
         pub questions: Vec<Question>,
     }
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+/// A question and its answer.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Question {
+    /// The question.
     pub question: String,
     /// Markdown.
-    pub answer: String,
+    pub answer: Markdown,
 }
 
 section! {
     /// A section of Markdown text.
     pub struct Text {
         /// Markdown.
-        pub text: String,
+        pub text: Markdown,
     }
+}
+
+/// The hero of a collection's listing page: the article marked `featured: true`,
+/// or the newest one, with a "Read Full Article" link to it.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FeaturedArticle {
+    /// The collection: a folder of content/pages/, e.g. `insights`.
+    pub collection: String,
+    /// The words on the link to the article.
+    #[serde(default = "read_full_article")]
+    pub label: String,
+}
+
+fn read_full_article() -> String {
+    "Read Full Article".to_string()
+}
+
+section! {
+    /// A collection's articles as cards, newest first: each with its picture,
+    /// category, title, description, date, author and a link.
+    pub struct Articles {
+        /// The collection: a folder of content/pages/, e.g. `insights`.
+        pub collection: String,
+        /// Cards per row on wide screens: 2, 3 (the default) or 4.
+        #[serde(default = "three")]
+        #[schemars(range(min = 2, max = 4))]
+        pub columns: u8,
+        /// Show at most this many. Default: all.
+        #[serde(default)]
+        pub limit: Option<u32>,
+        /// Leave out the article the `featured_article` block shows.
+        #[serde(default)]
+        pub skip_featured: bool,
+        /// The words on each card's link.
+        #[serde(default = "read_article")]
+        pub link_label: String,
+    }
+}
+
+fn read_article() -> String {
+    "Read article".to_string()
 }
 
 #[cfg(test)]
@@ -384,6 +592,13 @@ mod tests {
     fn block(src: &str) -> Result<Block, yaml::Error> {
         let node = yaml::parse(src).unwrap();
         Block::from_node(&node, "blocks[0]")
+            .map(|(b, _)| b)
+            .map_err(|mut e| e.remove(0))
+    }
+
+    fn errors(src: &str) -> Vec<yaml::Error> {
+        let node = yaml::parse(src).unwrap();
+        Block::from_node(&node, "blocks[0]").unwrap_err()
     }
 
     #[test]
@@ -401,13 +616,72 @@ mod tests {
     }
 
     #[test]
-    fn requires_a_type() {
-        let err = block("heading: Hi\n").unwrap_err();
+    fn suggests_the_type_meant() {
+        let err = block("type: card_gird\nheading: H\ncards: []\n").unwrap_err();
         assert!(
-            err.message.contains("missing field `type`"),
+            err.message.contains("did you mean `card_grid`?"),
             "{}",
             err.message
         );
+    }
+
+    #[test]
+    fn reports_every_mistake_in_a_block() {
+        let errs = errors(
+            "type: card_grid\nheadng: H\ncolumns: many\ncards:\n  - title: A\n    icon: Bad Name\n  - label: no title\n",
+        );
+        let paths: Vec<&str> = errs.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "blocks[0].headng",
+                "blocks[0].columns",
+                "blocks[0].cards[0].icon",
+                "blocks[0].cards[1]",
+            ],
+            "{errs:#?}"
+        );
+        assert!(errs[0].message.contains("did you mean `heading`?"));
+        // The misspelt `heading` is not reported again as absent.
+        assert_eq!(errs.len(), 4);
+        assert!(
+            errs[3].message.contains("no `title`"),
+            "{}",
+            errs[3].message
+        );
+    }
+
+    #[test]
+    fn checks_rules_across_fields() {
+        let err = block("type: card_grid\nheading: H\ncolumns: 5\ncards: []\n").unwrap_err();
+        assert_eq!(err.path, "blocks[0].columns");
+        assert!(
+            err.message.contains("2, 3 or 4 columns, not 5"),
+            "{}",
+            err.message
+        );
+        let err = block("type: role_selector\nheading: H\nroles: [CEO, CFO]\ndefault: CF0\n")
+            .unwrap_err();
+        assert_eq!(err.path, "blocks[0].default");
+        assert!(
+            err.message.contains("did you mean `CFO`?"),
+            "{}",
+            err.message
+        );
+    }
+
+    #[test]
+    fn a_list_where_a_mapping_belongs_is_an_error() {
+        let err = block("type: hero\nheading: H\ntext: T\nimage: [/images/story.svg, \"Alt\"]\n")
+            .unwrap_err();
+        assert_eq!(err.path, "blocks[0].image");
+        assert!(err.message.contains("not as a list"), "{}", err.message);
+    }
+
+    #[test]
+    fn requires_a_type() {
+        let err = block("heading: Hi\n").unwrap_err();
+        assert!(err.message.contains("has no `type`"), "{}", err.message);
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub fn render(source: &str) -> String {
     let mut used: HashMap<String, usize> = HashMap::new();
     let mut out: Vec<Event> = Vec::with_capacity(events.len());
     let mut i = 0;
+    let mut dropping_link = false;
     while i < events.len() {
         if let Event::Start(Tag::Heading {
             level,
@@ -50,6 +51,23 @@ pub fn render(source: &str) -> String {
             }
             i = end + 1;
             continue;
+        }
+        // Content is checked when it loads; this keeps a refused link out of the
+        // HTML (its text stays) even where a caller skipped that check.
+        match &events[i] {
+            Event::Start(Tag::Link { dest_url, .. })
+                if crate::content::values::check_href(dest_url).is_err() =>
+            {
+                dropping_link = true;
+                i += 1;
+                continue;
+            }
+            Event::End(TagEnd::Link) if dropping_link => {
+                dropping_link = false;
+                i += 1;
+                continue;
+            }
+            _ => {}
         }
         out.push(match &events[i] {
             // Internal links get the address hosts serve without a redirect.
@@ -84,6 +102,33 @@ pub fn render_inline(source: &str) -> String {
         Some(inner) if !inner.contains("<p>") => inner.to_string(),
         _ => html,
     }
+}
+
+/// A link or picture written in Markdown, with where its text starts.
+pub struct Link {
+    pub url: String,
+    pub image: bool,
+    pub offset: usize,
+}
+
+/// Every link and picture of a Markdown text, in order.
+pub fn links(source: &str) -> Vec<Link> {
+    Parser::new_ext(source, options())
+        .into_offset_iter()
+        .filter_map(|(event, range)| match event {
+            Event::Start(Tag::Link { dest_url, .. }) => Some(Link {
+                url: dest_url.to_string(),
+                image: false,
+                offset: range.start,
+            }),
+            Event::Start(Tag::Image { dest_url, .. }) => Some(Link {
+                url: dest_url.to_string(),
+                image: true,
+                offset: range.start,
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
 fn plain_text(events: &[Event]) -> String {
@@ -154,6 +199,24 @@ mod tests {
         assert!(html.contains(r#"href="/contact/""#), "{html}");
         assert!(html.contains(r#"href="/images/map.svg""#), "{html}");
         assert!(html.contains(r#"href="/about/#team""#), "{html}");
+    }
+
+    #[test]
+    fn a_link_the_link_rule_refuses_is_written_as_its_text() {
+        let html = render("[click](javascript:alert(1)) and [ok](/about)");
+        assert!(!html.contains("javascript"), "{html}");
+        assert!(html.contains("click and"), "{html}");
+        assert!(html.contains(r#"href="/about/""#), "{html}");
+    }
+
+    #[test]
+    fn finds_links_and_pictures_with_their_offsets() {
+        let found = links("a [b](/x) ![c](/i.png)");
+        let seen: Vec<_> = found
+            .iter()
+            .map(|l| (l.url.as_str(), l.image, l.offset))
+            .collect();
+        assert_eq!(seen, [("/x", false, 2), ("/i.png", true, 10)]);
     }
 
     #[test]

@@ -4,9 +4,11 @@
 mod blocks;
 pub mod markdown;
 mod page;
+pub mod references;
 pub mod routes;
 pub mod settings;
 pub mod site;
+pub mod values;
 pub mod yaml;
 
 use std::collections::{BTreeMap, HashMap};
@@ -15,15 +17,20 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-pub use page::{Date, Page};
-pub use routes::{canonical_href, route_for, Href};
+pub use page::{Article, Page};
+pub use routes::{canonical_href, route_for};
 pub use site::SiteConfig;
+pub use values::{Date, Href, Icon, ImageSrc, Layout, Markdown};
 
 use crate::diagnostics::{relative, Diagnostic};
 
 #[derive(Debug)]
 pub struct Content {
     pub config: SiteConfig,
+    /// What `site.yaml` names (icons, links), with where.
+    pub config_references: Vec<values::Reference>,
+    /// Problems in `site.yaml` that do not stop the build.
+    pub config_warnings: Vec<Diagnostic>,
     /// Sorted by route. A page that did not change between two builds of
     /// `site serve` is the same `Arc`, which later stages use to skip work.
     pub pages: Vec<Arc<Page>>,
@@ -57,6 +64,9 @@ type Loaded = Result<Arc<Page>, Vec<Diagnostic>>;
 #[derive(Debug, Default)]
 pub struct Cache {
     pages: HashMap<PathBuf, (Fingerprint, Loaded)>,
+    /// The collections the pages were read with: a page reads as an article
+    /// only in a collection's folder.
+    collections: Vec<String>,
 }
 
 /// Reads every content file.
@@ -68,6 +78,14 @@ pub fn load(root: &Path) -> Result<Content, Vec<Diagnostic>> {
 pub fn load_cached(root: &Path, cache: &mut Cache) -> Result<Content, Vec<Diagnostic>> {
     let mut diagnostics = Vec::new();
     let config = load_config(root).map_err(|d| diagnostics.extend(d)).ok();
+    let collections = config
+        .as_ref()
+        .map(|c| c.config.collections.clone())
+        .unwrap_or_default();
+    if collections != cache.collections {
+        cache.pages.clear();
+        cache.collections = collections.clone();
+    }
 
     let pages_dir = root.join("content").join("pages");
     let files = match page_files(&pages_dir) {
@@ -86,7 +104,8 @@ pub fn load_cached(root: &Path, cache: &mut Cache) -> Result<Content, Vec<Diagno
                 .get(&path)
                 .filter(|(f, _)| Some(*f) == fingerprint)
                 .map(|(_, loaded)| loaded.clone());
-            let loaded = kept.unwrap_or_else(|| load_page(root, &pages_dir, &path).map(Arc::new));
+            let loaded = kept
+                .unwrap_or_else(|| load_page(root, &pages_dir, &path, &collections).map(Arc::new));
             (path, fingerprint, loaded)
         })
         .collect();
@@ -116,7 +135,9 @@ pub fn load_cached(root: &Path, cache: &mut Cache) -> Result<Content, Vec<Diagno
 
     match config {
         Some(config) if diagnostics.is_empty() => Ok(Content {
-            config,
+            config: config.config,
+            config_references: config.references,
+            config_warnings: config.warnings,
             pages: by_route.into_values().collect(),
         }),
         _ => Err(diagnostics),
@@ -137,15 +158,35 @@ pub fn storage_settings(root: &Path) -> site::Storage {
     crate::content::settings::storage_with_environment(written)
 }
 
-fn load_config(root: &Path) -> Result<SiteConfig, Vec<Diagnostic>> {
+/// `site.yaml` read, with what it names and its warnings.
+struct Config {
+    config: SiteConfig,
+    references: Vec<values::Reference>,
+    warnings: Vec<Diagnostic>,
+}
+
+fn load_config(root: &Path) -> Result<Config, Vec<Diagnostic>> {
     let path = root.join("content").join("site.yaml");
     let file = relative(&path, root);
     let text: Arc<str> = std::fs::read_to_string(&path)
         .map_err(|e| vec![Diagnostic::io(&path, root, &e)])?
         .into();
-    let to_diag = |e: yaml::Error| vec![e.diagnostic(&file, &text)];
-    let node = yaml::parse(&text).map_err(to_diag)?;
-    yaml::from_node(&node, "").map_err(to_diag)
+    let node = yaml::parse(&text).map_err(|e| vec![e.diagnostic(&file, &text)])?;
+    let warnings = yaml::cut_by_comments(&text, &node)
+        .iter()
+        .map(|w| w.warning(&file, &text))
+        .collect();
+    let (config, references) = yaml::read::<SiteConfig>(&node, "").map_err(|errors| {
+        errors
+            .iter()
+            .map(|e| e.diagnostic(&file, &text))
+            .collect::<Vec<_>>()
+    })?;
+    Ok(Config {
+        config,
+        references,
+        warnings,
+    })
 }
 
 /// Content files in a stable order. Hidden files and editor backups are skipped.
@@ -166,7 +207,12 @@ fn page_files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
     Ok(files)
 }
 
-fn load_page(root: &Path, pages_dir: &Path, path: &Path) -> Result<Page, Vec<Diagnostic>> {
+fn load_page(
+    root: &Path,
+    pages_dir: &Path,
+    path: &Path,
+    collections: &[String],
+) -> Result<Page, Vec<Diagnostic>> {
     let file = relative(path, root);
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     if !matches!(ext, "yaml" | "yml" | "md") {
@@ -180,7 +226,16 @@ fn load_page(root: &Path, pages_dir: &Path, path: &Path) -> Result<Page, Vec<Dia
         .map_err(|e| vec![Diagnostic::io(path, root, &e)])?
         .into();
     let result = if ext == "md" {
-        page::from_markdown(route, file.clone(), &text)
+        // A Markdown page directly in a collection's folder is one of its articles.
+        let folder = path
+            .parent()
+            .and_then(|p| p.strip_prefix(pages_dir).ok())
+            .map(|p| p.to_string_lossy().replace('\\', "/"));
+        let collection = collections
+            .iter()
+            .find(|c| folder.as_deref() == Some(c.as_str()))
+            .map(String::as_str);
+        page::from_markdown(route, file.clone(), &text, collection)
     } else {
         page::from_yaml(route, file.clone(), &text)
     };

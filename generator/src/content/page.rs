@@ -1,10 +1,13 @@
 //! One page of the site, read from `content/pages/**/*.yaml` (typed blocks) or
-//! `content/pages/**/*.md` (front matter and a Markdown body).
+//! `content/pages/**/*.md` (front matter and a Markdown body). A Markdown page in
+//! a collection's folder (`content/pages/insights/*.md`) is an article.
 
+use schemars::JsonSchema;
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
 use super::blocks::Block;
+use super::values::{Date, ImageSrc, Layout, Reference};
 use crate::content::markdown;
 use crate::content::yaml::{self, Node};
 
@@ -23,82 +26,128 @@ pub struct Page {
     pub blocks: Vec<Block>,
     /// The rendered body of a Markdown page; empty for YAML pages.
     pub content: String,
+    /// What an article adds to a page; only members of a collection have it.
+    pub article: Option<Article>,
+    /// Icons, pictures, layouts and pages the content names, with where.
+    #[serde(skip)]
+    pub references: Vec<Reference>,
+    /// Problems that do not stop the build (text cut by a `#`).
+    #[serde(skip)]
+    pub warnings: Vec<yaml::Error>,
 }
 
-/// A calendar date written `YYYY-MM-DD`.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(transparent)]
-pub struct Date(String);
-
-impl Date {
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
+/// An article of a collection: its byline, picture and reading time.
+#[derive(Debug, Clone, Serialize)]
+pub struct Article {
+    /// The collection's folder, e.g. `insights`.
+    pub collection: String,
+    pub author: String,
+    pub category: String,
+    pub image: ImageSrc,
+    pub alt: String,
+    pub featured: bool,
+    /// At 200 words a minute, at least 1.
+    pub reading_minutes: usize,
 }
 
-impl<'de> Deserialize<'de> for Date {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        let b = s.as_bytes();
-        let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
-        let valid = b.len() == 10
-            && b[4] == b'-'
-            && b[7] == b'-'
-            && digits(0..4)
-            && digits(5..7)
-            && digits(8..10)
-            && (1..=12).contains(&s[5..7].parse::<u8>().unwrap_or(0))
-            && (1..=31).contains(&s[8..10].parse::<u8>().unwrap_or(0));
-        if valid {
-            Ok(Date(s))
-        } else {
-            Err(serde::de::Error::custom(format!(
-                "invalid date `{s}`, expected a date written YYYY-MM-DD"
-            )))
-        }
-    }
-}
-
-#[derive(Deserialize)]
+/// A page made of blocks: `content/pages/**/*.yaml`. Its address comes from its
+/// path: `content/pages/about.yaml` is `/about/`.
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct PageHead {
-    title: String,
-    description: String,
+#[schemars(title = "Page")]
+pub struct PageHead {
+    /// The page's title: the browser tab, search results and social cards.
+    pub title: String,
+    /// One or two sentences for search results and social cards.
+    pub description: String,
+    /// The layout the blocks are placed in: a file in templates/layouts/. Default: `page`.
     #[serde(default)]
-    layout: Option<String>,
+    pub layout: Option<Layout>,
+    /// The sections of the page, top to bottom. Each starts with `- type:` and the
+    /// block type's name.
+    #[schemars(with = "Vec<Block>")]
     #[allow(dead_code)]
-    blocks: IgnoredAny,
+    pub blocks: IgnoredAny,
 }
 
-#[derive(Deserialize)]
+/// The front matter of a Markdown page, between `---` lines at its top.
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct FrontMatter {
-    title: String,
-    description: String,
+#[schemars(title = "Front matter")]
+pub struct FrontMatter {
+    /// The page's title, shown as its heading.
+    pub title: String,
+    /// One or two sentences for search results and social cards.
+    pub description: String,
+    /// A file in templates/layouts/. Default: `markdown`.
     #[serde(default)]
-    layout: Option<String>,
+    pub layout: Option<Layout>,
+    /// When the page was written or last changed, YYYY-MM-DD; shown on the page and
+    /// in the sitemap.
     #[serde(default)]
-    date: Option<Date>,
+    pub date: Option<Date>,
     #[serde(default)]
-    tags: Vec<String>,
+    pub tags: Vec<String>,
 }
 
-/// Reads a YAML page. Every bad block is reported, not only the first.
+/// The front matter of an article: a Markdown page in a collection's folder,
+/// such as `content/pages/insights/`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "Article front matter")]
+pub struct ArticleMatter {
+    /// The article's headline.
+    pub title: String,
+    /// One or two sentences: the card's text, search results and the feed.
+    pub description: String,
+    /// The day it was published, YYYY-MM-DD. Articles are listed newest first.
+    pub date: Date,
+    /// Who wrote it, e.g. "Priya Menon, Chief Technology Officer".
+    pub author: String,
+    /// Its topic, shown above the title on cards, e.g. "Technology".
+    pub category: String,
+    /// The article's picture: a file under public/, e.g. /images/insights/ai.svg.
+    pub image: ImageSrc,
+    /// What the picture shows, for people who cannot see it.
+    pub alt: String,
+    /// Show this article in the listing's hero. Without one, the newest is shown.
+    #[serde(default)]
+    pub featured: bool,
+    /// A file in templates/layouts/. Default: `article`.
+    #[serde(default)]
+    pub layout: Option<Layout>,
+    #[serde(default)]
+    pub tags: Vec<String>,
+}
+
+/// Reads a YAML page. Every bad block and every mistake in it is reported.
 pub fn from_yaml(route: String, source: String, text: &str) -> Result<Page, Vec<yaml::Error>> {
     let node = yaml::parse(text).map_err(|e| vec![e])?;
     if !matches!(node.kind, yaml::Kind::Map(_)) {
         return Err(vec![yaml::Error::at(
             node.span,
             "",
-            "a page must be a mapping with `title`, `description` and `blocks`",
+            format!(
+                "a page must be written as `name: value` lines (`title`, `description` and `blocks`), but this is {}",
+                node.described()
+            ),
         )]);
     }
+    let warnings = yaml::cut_by_comments(text, &node);
     let mut errors = Vec::new();
-    let head = yaml::from_node::<PageHead>(&node, "")
-        .map_err(|e| errors.push(e))
-        .ok();
+    let mut references = Vec::new();
+    let head = match yaml::read::<PageHead>(&node, "") {
+        Ok((head, found)) => {
+            references.extend(found);
+            Some(head)
+        }
+        Err(e) => {
+            errors.extend(e);
+            None
+        }
+    };
     let blocks = match node.get("blocks") {
-        Some(list) => read_blocks(list, &mut errors),
+        Some(list) => read_blocks(list, &mut errors, &mut references),
         None => Vec::new(),
     };
     match head {
@@ -107,42 +156,64 @@ pub fn from_yaml(route: String, source: String, text: &str) -> Result<Page, Vec<
             source,
             title: head.title,
             description: head.description,
-            layout: head.layout.unwrap_or_else(|| "page".to_string()),
+            layout: head
+                .layout
+                .map_or_else(|| "page".to_string(), |l| l.to_string()),
             date: None,
             tags: Vec::new(),
             blocks,
             content: String::new(),
+            article: None,
+            references,
+            warnings,
         }),
         _ => Err(errors),
     }
 }
 
-fn read_blocks(list: &Node, errors: &mut Vec<yaml::Error>) -> Vec<Block> {
+fn read_blocks(
+    list: &Node,
+    errors: &mut Vec<yaml::Error>,
+    references: &mut Vec<Reference>,
+) -> Vec<Block> {
     let yaml::Kind::Seq(items) = &list.kind else {
         errors.push(yaml::Error::at(
             list.span,
             "blocks",
-            "expected a list of blocks, each starting with `- type: …`",
+            format!(
+                "expected a list of blocks, each starting with `- type: …`, found {}",
+                list.described()
+            ),
         ));
         return Vec::new();
     };
     let mut blocks = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         match Block::from_node(item, &yaml::index_path("blocks", i)) {
-            Ok(b) => blocks.push(b),
-            Err(e) => errors.push(e),
+            Ok((b, found)) => {
+                blocks.push(b);
+                references.extend(found);
+            }
+            Err(e) => errors.extend(e),
         }
     }
     blocks
 }
 
-/// Reads a Markdown page. Error positions are given within the whole file.
-pub fn from_markdown(route: String, source: String, text: &str) -> Result<Page, Vec<yaml::Error>> {
-    let Some((front, front_offset, body)) = split_front_matter(text) else {
+/// Reads a Markdown page; `collection` is the collection its folder is, if any.
+/// Error positions are given within the whole file.
+pub fn from_markdown(
+    route: String,
+    source: String,
+    text: &str,
+    collection: Option<&str>,
+) -> Result<Page, Vec<yaml::Error>> {
+    let Some((front, front_offset, body, body_offset)) = split_front_matter(text) else {
         return Err(vec![yaml::Error::at(
             yaml::Span {
                 line: 1,
                 column: 1,
+                len: 1,
                 ..Default::default()
             },
             "",
@@ -151,25 +222,141 @@ pub fn from_markdown(route: String, source: String, text: &str) -> Result<Page, 
     };
     let shift = |mut e: yaml::Error| {
         e.span = e.span.map(|s| s.shifted(front_offset, 1));
-        vec![e]
+        e
     };
-    let node = yaml::parse(front).map_err(shift)?;
-    let fm: FrontMatter = yaml::from_node(&node, "").map_err(shift)?;
+    let node = yaml::parse(front).map_err(|e| vec![shift(e)])?;
+    if !matches!(node.kind, yaml::Kind::Map(_)) {
+        return Err(vec![shift(yaml::Error::at(
+            node.span,
+            "",
+            format!(
+                "front matter must be written as `name: value` lines (title, description), but this is {}",
+                node.described()
+            ),
+        ))]);
+    }
+    let warnings = yaml::cut_by_comments(front, &node)
+        .into_iter()
+        .map(shift)
+        .collect();
+    let body_line = text[..body_offset].matches('\n').count() + 1;
+    let mut references =
+        body_references(body, body_offset, body_line, text).map_err(|e| vec![e])?;
+    let all = |errors: Vec<yaml::Error>| errors.into_iter().map(shift).collect::<Vec<_>>();
+    let moved = |found: Vec<Reference>| {
+        found.into_iter().map(|mut r| {
+            r.span = r.span.shifted(front_offset, 1);
+            r
+        })
+    };
+    let content = markdown::render(body);
+    let (title, description, layout, date, tags, article) = match collection {
+        Some(collection) => {
+            let (fm, found) = yaml::read::<ArticleMatter>(&node, "").map_err(all)?;
+            references.extend(moved(found));
+            let article = Article {
+                collection: collection.to_string(),
+                author: fm.author,
+                category: fm.category,
+                image: fm.image,
+                alt: fm.alt,
+                featured: fm.featured,
+                reading_minutes: reading_minutes(body),
+            };
+            let layout = fm
+                .layout
+                .map_or_else(|| "article".into(), |l| l.to_string());
+            (
+                fm.title,
+                fm.description,
+                layout,
+                Some(fm.date),
+                fm.tags,
+                Some(article),
+            )
+        }
+        None => {
+            let (fm, found) = yaml::read::<FrontMatter>(&node, "").map_err(all)?;
+            references.extend(moved(found));
+            let layout = fm
+                .layout
+                .map_or_else(|| "markdown".into(), |l| l.to_string());
+            (fm.title, fm.description, layout, fm.date, fm.tags, None)
+        }
+    };
     Ok(Page {
         route,
         source,
-        title: fm.title,
-        description: fm.description,
-        layout: fm.layout.unwrap_or_else(|| "markdown".to_string()),
-        date: fm.date,
-        tags: fm.tags,
+        title,
+        description,
+        layout,
+        date,
+        tags,
         blocks: Vec::new(),
-        content: markdown::render(body),
+        content,
+        article,
+        references,
+        warnings,
     })
 }
 
-/// Splits `---\n<yaml>\n---\n<body>` into the YAML, its byte offset, and the body.
-fn split_front_matter(text: &str) -> Option<(&str, usize, &str)> {
+/// The links and pictures of a Markdown body, each at its own line; a link the
+/// link rule refuses is an error there.
+fn body_references(
+    body: &str,
+    body_offset: usize,
+    body_line: usize,
+    text: &str,
+) -> Result<Vec<Reference>, yaml::Error> {
+    let mut found = Vec::new();
+    for link in markdown::links(body) {
+        let at = body_offset + link.offset;
+        let line = body_line + body[..link.offset].matches('\n').count();
+        let column = at - text[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
+        let span = yaml::Span {
+            offset: at,
+            len: 1,
+            line,
+            column,
+        };
+        let target = if link.image {
+            super::values::check(super::values::Kind::Image, &link.url)
+                .ok()
+                .and_then(|mut f| f.pop())
+                .map(|f| f.target)
+        } else {
+            None
+        };
+        let target = match target {
+            Some(t) => Some(t),
+            None => super::values::check_href(&link.url).map_err(|message| {
+                yaml::Error::at(
+                    span,
+                    "",
+                    format!("in the link to `{}`: {message}", link.url),
+                )
+            })?,
+        };
+        if let Some(target) = target {
+            found.push(Reference {
+                target,
+                span,
+                offset: 0,
+                path: String::new(),
+            });
+        }
+    }
+    Ok(found)
+}
+
+/// Minutes to read `body` at 200 words a minute, at least 1.
+fn reading_minutes(body: &str) -> usize {
+    body.split_whitespace().count().div_ceil(200).max(1)
+}
+
+/// Splits `---\n<yaml>\n---\n<body>` into the YAML, its byte offset, the body
+/// and the body's byte offset.
+fn split_front_matter(text: &str) -> Option<(&str, usize, &str, usize)> {
     let text_start = text.strip_prefix('\u{feff}').map_or(0, |_| 3);
     let rest = &text[text_start..];
     let first_end = rest.find('\n')?;
@@ -186,6 +373,7 @@ fn split_front_matter(text: &str) -> Option<(&str, usize, &str)> {
                 &rest[front_start..pos],
                 text_start + front_start,
                 &rest[body_start..],
+                text_start + body_start,
             ));
         }
         if line_end >= rest.len() {
@@ -201,8 +389,12 @@ mod tests {
 
     #[test]
     fn splits_front_matter() {
-        let (fm, offset, body) = split_front_matter("---\ntitle: A\n---\n# Body\n").unwrap();
-        assert_eq!((fm, offset, body), ("title: A\n", 4, "# Body\n"));
+        let (fm, offset, body, body_offset) =
+            split_front_matter("---\ntitle: A\n---\n# Body\n").unwrap();
+        assert_eq!(
+            (fm, offset, body, body_offset),
+            ("title: A\n", 4, "# Body\n", 17)
+        );
         assert!(split_front_matter("# no front matter\n").is_none());
         assert!(split_front_matter("---\ntitle: A\n").is_none());
     }
@@ -213,6 +405,7 @@ mod tests {
             "/a".into(),
             "a.md".into(),
             "---\ntitle: A\ndescription: B\ndate: soon\n---\nx\n",
+            None,
         )
         .unwrap_err();
         assert_eq!(errs[0].span.map(|s| s.line), Some(4));

@@ -6,8 +6,6 @@
 
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
-
 /// `about.yaml` → `/about/`, `services/cloud.md` → `/services/cloud/`, `index.yaml` → `/`.
 pub fn route_for(pages_dir: &Path, path: &Path) -> Result<String, String> {
     let rel = path
@@ -53,24 +51,6 @@ pub fn canonical_href(href: &str) -> String {
         return href.to_string();
     }
     format!("{path}/{rest}")
-}
-
-/// A link target written by an editor, kept in the form hosts serve directly.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(transparent)]
-pub struct Href(String);
-
-impl Href {
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl<'de> Deserialize<'de> for Href {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let written = String::deserialize(d)?;
-        Ok(Href(canonical_href(written.trim())))
-    }
 }
 
 #[cfg(test)]

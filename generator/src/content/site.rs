@@ -1,9 +1,15 @@
 //! `content/site.yaml`: company facts, navigation, footer, contact details, storage.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+use super::values::{Href, Icon};
+
+/// `content/site.yaml`: the company, its navigation, footer and contact details,
+/// and how the site is built.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(title = "Site")]
 pub struct SiteConfig {
     /// The company name, used in titles and the copyright line.
     pub name: String,
@@ -14,19 +20,30 @@ pub struct SiteConfig {
     /// (`_headers`, `_nginx.conf`) and whether precompressed twins ship.
     #[serde(default)]
     pub host: crate::output::hosts::Host,
+    /// The language of the pages, e.g. `en`.
     #[serde(default = "default_language")]
     pub language: String,
     /// A short line shown beside the name in the footer.
     pub tagline: String,
     /// The meta description of pages that do not set their own.
     pub description: String,
+    /// The company's key figures, used across pages.
     pub figures: Figures,
+    /// The header's links, in order.
     pub nav: Vec<Link>,
     /// The call-to-action button at the end of the header.
     pub header_cta: Link,
+    /// The footer's text and links.
     pub footer: Footer,
+    /// The company's main contact details.
     pub contact: Contact,
+    /// Links to the company's social media profiles.
     pub social: Vec<SocialLink>,
+    /// Folders of content/pages/ whose Markdown pages are articles: dated, listed
+    /// newest first, linked to each other, with an Atom feed (`/insights/feed.xml`).
+    #[serde(default)]
+    pub collections: Vec<String>,
+    /// Where the contact form's attachments go.
     #[serde(default)]
     pub storage: Storage,
     /// Page-weight budgets, checked by every build.
@@ -35,18 +52,22 @@ pub struct SiteConfig {
 }
 
 /// Limits on what a page loads before it is interactive, in KB (1,000 bytes) after gzip.
-#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Budget {
+    /// JavaScript loaded at first, in KB after gzip.
     #[serde(default)]
     pub javascript_kb: Option<f64>,
+    /// CSS, in KB after gzip.
     #[serde(default)]
     pub css_kb: Option<f64>,
+    /// The HTML document, in KB after gzip.
     #[serde(default)]
     pub html_kb: Option<f64>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+/// Page-weight budgets: a default, and routes with their own.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Budgets {
     /// The budget of every route…
@@ -78,66 +99,89 @@ fn default_language() -> String {
     "en".to_string()
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+/// A link with its words.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Link {
+    /// The words of the link.
     pub label: String,
-    pub href: super::Href,
+    /// Where it leads: a path on this site, a #fragment, or an https, http, mailto or tel address.
+    pub href: Href,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SocialLink {
+    /// The network's name, read out to screen-reader users, e.g. "LinkedIn".
     pub label: String,
-    pub href: String,
-    /// A lucide icon name.
-    pub icon: String,
+    /// The profile's address.
+    pub href: Href,
+    /// A lucide icon name or a file in templates/icons/, e.g. `linkedin`.
+    pub icon: Icon,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Figures {
+    /// Countries the company works in, as shown, e.g. "54+".
     pub countries: String,
+    /// Revenue, as shown, e.g. "19.3 billion USD".
     pub revenue: String,
+    /// Years in business, as shown.
     pub years: String,
+    /// Project success rate, as shown, e.g. "98%".
     pub success_rate: String,
+    /// Number of employees, as shown.
     pub employees: String,
+    /// The year the company was founded.
     pub founded: String,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Footer {
+    /// A sentence about the company.
     pub about: String,
+    /// Columns of links, each with a title.
     pub groups: Vec<LinkGroup>,
+    /// The legal links of the bottom line.
     pub legal: Vec<Link>,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinkGroup {
+    /// The column's title.
     pub title: String,
+    /// Its links, in order.
     pub links: Vec<Link>,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Contact {
+    /// The corporate office's postal address.
     pub address: String,
+    /// The main phone number.
     pub phone: String,
+    /// The main e-mail address.
     pub email: String,
 }
 
 /// Where the contact form uploads attachments. An empty `url` means the site's own
 /// origin, which `site serve` provides. `SITE_STORAGE_URL` and `SITE_STORAGE_ANON_KEY`
 /// override these at build time (see `settings.rs`).
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Storage {
+    /// The storage server's origin, e.g. `https://abc.supabase.co`; empty for the
+    /// site's own origin (`site serve`).
     #[serde(default)]
     pub url: String,
+    /// The public (anon) key the browser sends.
     #[serde(default)]
     pub anon_key: String,
+    /// The bucket attachments go to.
     #[serde(default = "default_bucket")]
     pub bucket: String,
 }

@@ -6,7 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::output::headers::{self, Rule};
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+/// Where the site is published.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Host {
     /// Reads `_headers`; redirects `/about` to `/about/` with 308; compresses itself.

@@ -85,14 +85,17 @@ impl Islands {
                 .collect();
             return Err(Error::new(
                 ErrorKind::InvalidOperation,
-                format!(
-                    "unknown island `{name}`: islands are the files islands/<Name>.tsx ({})",
-                    if known.is_empty() {
-                        "there are none".to_string()
-                    } else {
-                        known.join(", ")
-                    }
-                ),
+                match crate::suggest::nearest(name, known.iter().copied()) {
+                    Some(near) => format!("unknown island `{name}`; did you mean `{near}`?"),
+                    None => format!(
+                        "unknown island `{name}`: islands are the files islands/<Name>.tsx ({})",
+                        if known.is_empty() {
+                            "there are none".to_string()
+                        } else {
+                            known.join(", ")
+                        }
+                    ),
+                },
             ));
         };
         if !(props.is_undefined()

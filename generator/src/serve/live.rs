@@ -22,10 +22,20 @@ pub enum Message {
     BuildError(String),
 }
 
+/// What the last build left to show on open pages.
+#[derive(Debug, Clone, Default)]
+enum Standing {
+    #[default]
+    Clean,
+    Warnings(String),
+    Error(String),
+}
+
 pub struct Live {
     tx: broadcast::Sender<Message>,
-    /// The error of the last build, shown to pages that connect while it stands.
-    current_error: Mutex<Option<String>>,
+    /// The error or warnings of the last build, shown to pages that connect
+    /// while it stands (a reloaded page connects again).
+    standing: Mutex<Standing>,
 }
 
 impl Live {
@@ -33,23 +43,24 @@ impl Live {
         let (tx, _) = broadcast::channel(16);
         Live {
             tx,
-            current_error: Mutex::new(None),
+            standing: Mutex::new(Standing::Clean),
         }
     }
 
-    pub fn built(&self) {
-        *self
-            .current_error
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner) = None;
+    /// A good build, with its warnings (empty for none): open pages reload and
+    /// show the warnings when they connect again.
+    pub fn built(&self, warnings: String) {
+        *self.standing.lock().unwrap_or_else(PoisonError::into_inner) = if warnings.is_empty() {
+            Standing::Clean
+        } else {
+            Standing::Warnings(warnings)
+        };
         let _ = self.tx.send(Message::Reload);
     }
 
     pub fn failed(&self, text: String) {
-        *self
-            .current_error
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner) = Some(text.clone());
+        *self.standing.lock().unwrap_or_else(PoisonError::into_inner) =
+            Standing::Error(text.clone());
         let _ = self.tx.send(Message::BuildError(text));
     }
 
@@ -57,8 +68,8 @@ impl Live {
         self.tx.subscribe()
     }
 
-    fn current_error(&self) -> Option<String> {
-        self.current_error
+    fn standing(&self) -> Standing {
+        self.standing
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
@@ -77,9 +88,12 @@ fn event(message: &Message) -> Event {
 pub async fn events(
     State(live): State<Arc<Live>>,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
-    let first = match live.current_error() {
-        Some(text) => event(&Message::BuildError(text)),
-        None => Event::default().event("build-ok").data("{}"),
+    let first = match live.standing() {
+        Standing::Error(text) => event(&Message::BuildError(text)),
+        Standing::Warnings(text) => Event::default()
+            .event("build-warnings")
+            .data(serde_json::to_string(&text).unwrap_or_default()),
+        Standing::Clean => Event::default().event("build-ok").data("{}"),
     };
     let updates = BroadcastStream::new(live.subscribe())
         .filter_map(|m| async move { m.ok().map(|m| Ok(event(&m))) });

@@ -165,7 +165,7 @@ fn build(
         Ok(report) => {
             files.built(report.host, report.served_headers.clone());
             on_event(Event::Built(&report));
-            live.built();
+            live.built(diagnostics::render_each(&report.warnings, false));
         }
         Err(diags) => {
             on_event(Event::Failed(&diags));

@@ -1,0 +1,428 @@
+//! The site's own kinds of value in content: dates, links, icon names, images,
+//! Markdown and layouts. The content reader checks each where it is written
+//! (`yaml/de.rs` knows them by their serde names, `site.*`) and keeps what it
+//! refers to; `references.rs` checks those once every page is loaded.
+
+use std::borrow::Cow;
+
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::{Deserialize, Serialize};
+
+use super::yaml::Span;
+use crate::content::{canonical_href, markdown};
+
+/// The kinds of value checked where they are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Date,
+    Href,
+    Icon,
+    Image,
+    Markdown,
+    Layout,
+}
+
+impl Kind {
+    pub fn from_serde_name(name: &str) -> Option<Kind> {
+        Some(match name {
+            "site.date" => Kind::Date,
+            "site.href" => Kind::Href,
+            "site.icon" => Kind::Icon,
+            "site.image" => Kind::Image,
+            "site.markdown" => Kind::Markdown,
+            "site.layout" => Kind::Layout,
+            _ => return None,
+        })
+    }
+}
+
+/// What a value refers to, which exists only if the site has it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    Icon(String),
+    /// A file under `public/`, written `/images/map.svg`.
+    Image(String),
+    /// A page of this site, written `/about/` (maybe with `#fragment`).
+    Link(String),
+    Layout(String),
+}
+
+/// A target found in a value; `offset` is where in the value's text it is written.
+#[derive(Debug, Clone)]
+pub struct Found {
+    pub target: Target,
+    pub offset: usize,
+}
+
+impl Found {
+    pub fn at(self, span: Span, path: String) -> Reference {
+        Reference {
+            target: self.target,
+            span,
+            offset: self.offset,
+            path,
+        }
+    }
+}
+
+/// A target with the place in a content file it is named at.
+#[derive(Debug, Clone)]
+pub struct Reference {
+    pub target: Target,
+    pub span: Span,
+    /// Where in the value's text (a Markdown link inside a paragraph).
+    pub offset: usize,
+    pub path: String,
+}
+
+/// Checks a value of `kind` written as `text`: what it refers to, or what is wrong.
+pub fn check(kind: Kind, text: &str) -> Result<Vec<Found>, String> {
+    let found = |target| Found { target, offset: 0 };
+    match kind {
+        Kind::Date => check_date(text).map(|_| Vec::new()),
+        Kind::Href => check_href(text.trim()).map(|t| t.map(found).into_iter().collect()),
+        Kind::Icon => check_name(text, "an icon").map(|()| vec![found(Target::Icon(text.into()))]),
+        Kind::Layout => {
+            check_name(text, "a layout").map(|()| vec![found(Target::Layout(text.into()))])
+        }
+        Kind::Image => check_image(text).map(|t| t.map(found).into_iter().collect()),
+        Kind::Markdown => check_markdown(text),
+    }
+}
+
+/// A calendar date, `YYYY-MM-DD`, that exists.
+pub fn check_date(text: &str) -> Result<chrono::NaiveDate, String> {
+    let b = text.as_bytes();
+    let shaped = b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
+    if !shaped {
+        return Err(format!(
+            "`{text}` is not a date; write dates as YYYY-MM-DD, for example 2026-11-14"
+        ));
+    }
+    let number = |r: std::ops::Range<usize>| text[r].parse::<u32>().unwrap_or(0);
+    let (year, month, day) = (number(0..4) as i32, number(5..7), number(8..10));
+    if let Some(date) = chrono::NaiveDate::from_ymd_opt(year, month, day) {
+        return Ok(date);
+    }
+    if !(1..=12).contains(&month) {
+        return Err(format!(
+            "`{text}` is not a date: there is no month {month:02} (months run 01 to 12)"
+        ));
+    }
+    let days = days_in_month(year, month);
+    let name = chrono::Month::try_from(month as u8)
+        .map(|m| m.name())
+        .unwrap_or("that month");
+    Err(format!(
+        "`{text}` is not a date: {name} {year} has {days} days"
+    ))
+}
+
+fn days_in_month(year: i32, month: u32) -> u32 {
+    (28..=31)
+        .rev()
+        .find(|d| chrono::NaiveDate::from_ymd_opt(year, month, *d).is_some())
+        .unwrap_or(28)
+}
+
+const SCHEMES: [&str; 4] = ["https", "http", "mailto", "tel"];
+
+/// A link an editor may write: a relative path, a `#fragment`, or an `https:`,
+/// `http:`, `mailto:` or `tel:` URL. Anything else (`javascript:`, `data:`) could
+/// run code or mislead, and is refused. A path on this site is returned as a
+/// page link to check.
+pub fn check_href(href: &str) -> Result<Option<Target>, String> {
+    if href.is_empty() {
+        return Err("the link is empty; leave `href` out to show the label as plain text".into());
+    }
+    // Browsers drop tabs and line breaks inside URLs: `java\tscript:` runs.
+    if href.chars().any(char::is_control) {
+        return Err("a link cannot contain tabs or line breaks".into());
+    }
+    let first = href.find(['/', '?', '#']).unwrap_or(href.len());
+    if let Some(colon) = href[..first].find(':') {
+        let scheme = &href[..colon];
+        if SCHEMES.contains(&scheme) {
+            return Ok(None);
+        }
+        let hint = if SCHEMES.contains(&scheme.to_ascii_lowercase().as_str()) {
+            format!("; write `{}:` in lowercase", scheme.to_ascii_lowercase())
+        } else {
+            String::new()
+        };
+        return Err(format!(
+            "`{scheme}:` links are not allowed; a link is a path on this site (`/about`), a `#fragment`, or an https:, http:, mailto: or tel: address{hint}"
+        ));
+    }
+    if href.starts_with('/') && !href.starts_with("//") {
+        return Ok(Some(Target::Link(canonical_href(href))));
+    }
+    Ok(None)
+}
+
+/// A name of lowercase letters, digits and hyphens (an icon or a layout).
+fn check_name(text: &str, what: &str) -> Result<(), String> {
+    let valid = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+    if valid {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{text}` cannot be the name of {what}: names are lowercase letters, digits and hyphens"
+        ))
+    }
+}
+
+/// A picture under `public/`, written from the site root.
+fn check_image(text: &str) -> Result<Option<Target>, String> {
+    if text.starts_with('/') && !text.starts_with("//") && !text.contains("..") {
+        return Ok(Some(Target::Image(text.to_string())));
+    }
+    Err(format!(
+        "`{text}` is not a picture of this site: write the path of a file under public/ from the site root, such as `/images/map.svg`"
+    ))
+}
+
+/// Markdown whose links and pictures follow the link rule.
+fn check_markdown(text: &str) -> Result<Vec<Found>, String> {
+    let mut found = Vec::new();
+    for link in markdown::links(text) {
+        if link.image {
+            if let Ok(Some(target)) = check_image(&link.url) {
+                found.push(Found {
+                    target,
+                    offset: link.offset,
+                });
+                continue;
+            }
+        }
+        match check_href(&link.url) {
+            Ok(Some(target)) => found.push(Found {
+                target,
+                offset: link.offset,
+            }),
+            Ok(None) => {}
+            Err(message) => return Err(format!("in the link to `{}`: {message}", link.url)),
+        }
+    }
+    Ok(found)
+}
+
+/// Declares a checked text value: a `String` newtype that the content reader
+/// knows by its serde name, shown to templates as plain text, with a JSON
+/// Schema of its own.
+macro_rules! checked_text {
+    ($(#[$meta:meta])* $name:ident, $serde:literal, $schema:expr) => {
+        checked_text!($(#[$meta])* $name, $serde, $schema, |text: String| text);
+    };
+    ($(#[$meta:meta])* $name:ident, $serde:literal, $schema:expr, $normal:expr) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+        #[serde(transparent)]
+        pub struct $name(String);
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                #[derive(Deserialize)]
+                #[serde(rename = $serde)]
+                struct Written(String);
+                let Written(text) = Written::deserialize(d)?;
+                Ok($name($normal(text)))
+            }
+        }
+
+        impl $name {
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl JsonSchema for $name {
+            fn schema_name() -> Cow<'static, str> {
+                Cow::Borrowed(stringify!($name))
+            }
+
+            fn schema_id() -> Cow<'static, str> {
+                Cow::Borrowed(concat!("site::", stringify!($name)))
+            }
+
+            fn json_schema(_: &mut SchemaGenerator) -> Schema {
+                $schema
+            }
+        }
+    };
+}
+
+checked_text!(
+    /// A calendar date written `YYYY-MM-DD`.
+    Date,
+    "site.date",
+    json_schema!({
+        "type": "string",
+        "format": "date",
+        "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+        "description": "A calendar date written YYYY-MM-DD, for example 2026-11-14."
+    })
+);
+
+impl Date {
+    pub fn naive(&self) -> Option<chrono::NaiveDate> {
+        check_date(&self.0).ok()
+    }
+}
+
+checked_text!(
+    /// A link: a path on this site, a `#fragment`, or an https, http, mailto or tel URL.
+    Href,
+    "site.href",
+    json_schema!({
+        "type": "string",
+        "minLength": 1,
+        "pattern": "^(?:(?:https?|mailto|tel):|[^:/?#]*(?:[/?#].*)?$)",
+        "description": "A link: a path on this site (/about), a #fragment, or an https:, http:, mailto: or tel: address."
+    }),
+    // Kept in the form hosts serve without a redirect (`/about` → `/about/`).
+    |text: String| canonical_href(text.trim())
+);
+
+checked_text!(
+    /// An icon: a lucide icon name (lucide.dev/icons) or a file in templates/icons/.
+    Icon,
+    "site.icon",
+    json_schema!({
+        "type": "string",
+        "pattern": "^[a-z0-9_-]+$",
+        "description": "An icon: a lucide icon name (see lucide.dev/icons) or the name of an SVG file in templates/icons/."
+    })
+);
+
+checked_text!(
+    /// A picture under `public/`, written from the site root.
+    ImageSrc,
+    "site.image",
+    json_schema!({
+        "type": "string",
+        "pattern": "^/[^/]",
+        "description": "A file under public/, written from the site root, such as /images/map.svg."
+    })
+);
+
+checked_text!(
+    /// Markdown text.
+    Markdown,
+    "site.markdown",
+    json_schema!({
+        "type": "string",
+        "description": "Markdown: **bold**, *italic*, [links](/about). Links follow the link rule."
+    })
+);
+
+impl Markdown {
+    pub fn new(text: impl Into<String>) -> Markdown {
+        Markdown(text.into())
+    }
+}
+
+checked_text!(
+    /// A layout: the name of a file in templates/layouts/ without `.html`.
+    Layout,
+    "site.layout",
+    json_schema!({
+        "type": "string",
+        "pattern": "^[a-z0-9_-]+$",
+        "description": "A layout: the name of a file in templates/layouts/ without .html, such as page or article."
+    })
+);
+
+impl Layout {
+    pub fn named(name: &str) -> Layout {
+        Layout(name.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_must_exist_on_the_calendar() {
+        assert!(check_date("2026-11-14").is_ok());
+        assert!(check_date("2024-02-29").is_ok());
+        let e = check_date("2026-02-30").unwrap_err();
+        assert!(e.contains("February 2026 has 28 days"), "{e}");
+        assert!(check_date("2026-13-01")
+            .unwrap_err()
+            .contains("no month 13"));
+        assert!(check_date("14/11/2026").unwrap_err().contains("YYYY-MM-DD"));
+    }
+
+    #[test]
+    fn links_are_relative_fragments_or_web_mail_and_phone_addresses() {
+        assert_eq!(
+            check_href("/about"),
+            Ok(Some(Target::Link("/about/".into())))
+        );
+        for ok in [
+            "#faq",
+            "https://example.com",
+            "http://example.com",
+            "mailto:a@b.c",
+            "tel:+1",
+            "relative/page",
+            "//cdn.example.com/x",
+        ] {
+            assert!(check_href(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "javascript:alert(1)",
+            "JavaScript:alert(1)",
+            "data:text/html,<b>",
+            "vbscript:x",
+            "java\tscript:alert(1)",
+            "",
+        ] {
+            assert!(check_href(bad).is_err(), "{bad:?}");
+        }
+        assert!(check_href("HTTPS://x").unwrap_err().contains("lowercase"));
+    }
+
+    #[test]
+    fn markdown_links_follow_the_link_rule_and_are_kept_to_check() {
+        let found = check(
+            Kind::Markdown,
+            "See [us](/about) and ![map](/images/map.svg).",
+        )
+        .unwrap();
+        let targets: Vec<_> = found.iter().map(|f| f.target.clone()).collect();
+        assert_eq!(
+            targets,
+            [
+                Target::Link("/about/".into()),
+                Target::Image("/images/map.svg".into())
+            ]
+        );
+        assert_eq!(found[0].offset, 4);
+        let e = check(Kind::Markdown, "[x](javascript:alert(1))").unwrap_err();
+        assert!(e.contains("`javascript:` links are not allowed"), "{e}");
+    }
+
+    #[test]
+    fn icons_and_layouts_are_names() {
+        assert!(check(Kind::Icon, "arrow-right").is_ok());
+        assert!(check(Kind::Icon, "Arrow Right").is_err());
+        assert!(check(Kind::Image, "images/x.svg").is_err());
+    }
+}
