@@ -14,7 +14,7 @@ help:
 	@echo "make serve   build and serve the site on http://127.0.0.1:$(PORT)"
 	@echo "make test    run every test (Rust, TypeScript, browser)"
 	@echo "make build   build the site into dist/"
-	@echo "make lint    cargo fmt --check, clippy, tsc --noEmit, the GitHub workflows"
+	@echo "make lint    cargo fmt --check, clippy, tsc --noEmit, stale schemas, the GitHub workflows"
 	@echo "make check   build the site and check its links, images and headings"
 	@echo "make screenshots   full-page screenshots of every route at 375 and 1280 px"
 	@echo "make bench   build speed against Hugo, this site's build and reload times, page weight"
@@ -78,6 +78,7 @@ lint: setup
 	cargo fmt --all -- --check
 	cargo clippy --quiet --all-targets -- -D warnings
 	node_modules/.bin/tsc --noEmit -p .
+	cargo run --quiet -- schema --check
 	node .ci/lint-workflows.mjs
 	node --test .ci/
 

@@ -21,6 +21,19 @@ pub enum Command {
     Serve(ServeArgs),
     /// Check the built site: links, fragments, images, headings, titles.
     Check(CheckArgs),
+    /// Write the content files' JSON Schemas (schemas/) and the content
+    /// reference (docs/content.md), generated from the models the build reads.
+    Schema(SchemaArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// The site root: the folder holding content/.
+    #[arg(long, default_value = ".")]
+    pub root: PathBuf,
+    /// Write nothing; fail if a committed file differs from what would be written.
+    #[arg(long)]
+    pub check: bool,
 }
 
 #[derive(Debug, Args)]

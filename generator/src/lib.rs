@@ -17,6 +17,7 @@ mod json_lines;
 pub mod output;
 pub mod pipeline;
 pub mod render;
+pub mod schema;
 pub mod serve;
 pub mod storage;
 pub(crate) mod suggest;

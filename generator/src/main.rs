@@ -11,6 +11,7 @@ fn main() {
         cli::Command::Build(args) => cmd::build::run(args),
         cli::Command::Serve(args) => cmd::serve::run(args),
         cli::Command::Check(args) => cmd::check::run(args),
+        cli::Command::Schema(args) => cmd::schema::run(args),
     };
     if !ok {
         std::process::exit(1);

@@ -2,4 +2,5 @@
 
 pub mod build;
 pub mod check;
+pub mod schema;
 pub mod serve;

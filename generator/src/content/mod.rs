@@ -1,9 +1,9 @@
 //! The load stage: `content/site.yaml` and every page under `content/pages/`, read
 //! into typed models. All problems of a run are collected, none stops the others.
 
-mod blocks;
+pub mod blocks;
 pub mod markdown;
-mod page;
+pub mod page;
 pub mod references;
 pub mod routes;
 pub mod settings;

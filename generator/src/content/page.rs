@@ -86,6 +86,7 @@ pub struct FrontMatter {
     /// in the sitemap.
     #[serde(default)]
     pub date: Option<Date>,
+    /// Words the page is about, for search.
     #[serde(default)]
     pub tags: Vec<String>,
 }
@@ -116,6 +117,7 @@ pub struct ArticleMatter {
     /// A file in templates/layouts/. Default: `article`.
     #[serde(default)]
     pub layout: Option<Layout>,
+    /// Words the page is about, for search.
     #[serde(default)]
     pub tags: Vec<String>,
 }
