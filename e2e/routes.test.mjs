@@ -107,6 +107,19 @@ const PAGES = {
       assert.equal(await count(page, "#learn-more-by-industry a"), 0);
     },
   },
+  "/insights/ai-ready-enterprise/": {
+    h1: "The AI-ready enterprise — what leaders are doing differently in 2026",
+    h2: ["Three habits of the leaders", "Where the value is coming from", "What to do this quarter"],
+    async more(page) {
+      assert.match(await page.locator(".article__byline").innerText(), /By Priya Menon · November 14, 2026 · \d+ min read/);
+      assert.equal(await page.locator(".article__byline time").getAttribute("datetime"), "2026-11-14");
+      assert.equal(await count(page, ".prose table tbody tr"), 4);
+      assert.equal(await count(page, ".prose blockquote"), 1);
+      // The newest article links only to the previous one.
+      assert.equal(await page.locator('a[rel="prev"]').getAttribute("href"), "/insights/cfo-guide-funding-by-value/");
+      assert.equal(await count(page, 'a[rel="next"]'), 0);
+    },
+  },
   "/insights/": {
     h2: [
       "Latest Articles",
@@ -117,8 +130,19 @@ const PAGES = {
       "Seven drivers of growth",
     ],
     async more(page) {
-      assert.match(await page.locator(".hero .button--inert").innerText(), /Read Full Article/);
-      assert.equal(await count(page, "#latest-articles .card"), 2);
+      // The featured article fills the hero, and "Read Full Article" leads to it.
+      const read = page.locator(".hero a.button", { hasText: "Read Full Article" });
+      assert.equal(await read.getAttribute("href"), "/insights/ai-ready-enterprise/");
+      assert.equal(await count(page, 'link[rel="alternate"][type="application/atom+xml"][href="/insights/feed.xml"]'), 1);
+      // The latest articles, newest first, each a real link to its article.
+      assert.deepEqual(await texts(page, "#latest-articles .card__title"), [
+        "The CFO's guide to funding transformation by value",
+        "Building supply chains that bend instead of break",
+      ]);
+      assert.deepEqual(
+        await page.locator("#latest-articles .card__link").evaluateAll((as) => as.map((a) => a.getAttribute("href"))),
+        ["/insights/cfo-guide-funding-by-value/", "/insights/supply-chains-that-bend/"],
+      );
       assert.equal(await count(page, "#spotlight .card"), 2);
       for (const card of await page.locator("#spotlight .card").all()) {
         assert.equal(await card.locator(".entries li").count(), 3);
@@ -134,8 +158,8 @@ const PAGES = {
         assert.equal(await card.locator(".card__label").count(), 1, "category");
         assert.equal(await card.locator(".meta").count(), 1, "date and author or company");
         assert.equal(await card.locator("img").count(), 1);
-        assert.equal(await card.locator(".card__link--inert").count(), 1, "read links are inactive");
       }
+      assert.equal(await count(page, "#case-studies .card__link--inert"), 3, "case studies are not published yet");
     },
   },
   "/contact/": {

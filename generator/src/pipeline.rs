@@ -516,12 +516,18 @@ fn collect_files(
         ("robots.txt", sitemap::robots(base_url)),
     ];
     generated.extend(settings.host.config_files(&settings.rules));
+    let feeds: Vec<(String, String)> = content
+        .config
+        .collections
+        .iter()
+        .map(|c| output::feed::feed(&content.config, base_url, &content.pages, c))
+        .collect();
+    let generated = generated
+        .into_iter()
+        .map(|(name, text)| (name.to_string(), text))
+        .chain(feeds);
     for (name, text) in generated {
-        files.add(
-            name.into(),
-            Source::Bytes(text.into_bytes()),
-            "the generator",
-        )?;
+        files.add(name, Source::Bytes(text.into_bytes()), "the generator")?;
     }
     Ok(files)
 }

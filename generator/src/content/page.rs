@@ -37,7 +37,7 @@ pub struct Page {
 }
 
 /// An article of a collection: its byline, picture and reading time.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Article {
     /// The collection's folder, e.g. `insights`.
     pub collection: String,

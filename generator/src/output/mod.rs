@@ -5,6 +5,7 @@
 //! replaced in place.
 
 pub mod compress;
+pub mod feed;
 pub mod headers;
 pub mod hosts;
 pub mod sitemap;

@@ -11,7 +11,17 @@ pub fn sitemap(base_url: &str, pages: &[std::sync::Arc<Page>]) -> String {
         xml.push_str("  <url><loc>");
         xml.push_str(&escape(&canonical_url(base_url, &page.route)));
         xml.push_str("</loc>");
-        if let Some(date) = &page.date {
+        // A collection's listing changes with its newest article.
+        let newest = pages
+            .iter()
+            .filter(|p| {
+                p.article
+                    .as_ref()
+                    .is_some_and(|a| format!("/{}/", a.collection) == page.route)
+            })
+            .filter_map(|p| p.date.as_ref())
+            .max();
+        if let Some(date) = page.date.as_ref().or(newest) {
             xml.push_str(&format!("<lastmod>{}</lastmod>", date.as_str()));
         }
         xml.push_str("</url>\n");

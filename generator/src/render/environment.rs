@@ -70,8 +70,21 @@ pub fn environment(inputs: Inputs) -> Environment<'static> {
     env.add_global("pages", Value::from_object(PageList(listed)));
 
     // Pages and navigation.
+    let listing = by_date.clone();
     env.add_function("pages_in", move |section: &str| {
-        pages::pages_in(&by_date, section)
+        pages::pages_in(&listing, section)
+    });
+    let listing = by_date.clone();
+    env.add_function("articles", move |collection: &str| {
+        pages::articles_value(&listing, collection)
+    });
+    let listing = by_date.clone();
+    env.add_function("featured_article", move |collection: &str| {
+        pages::featured_article(&listing, collection)
+    });
+    let listing = by_date.clone();
+    env.add_function("article_neighbours", move |route: &str| {
+        pages::article_neighbours(&listing, route)
     });
     let nav: Vec<String> = content
         .config

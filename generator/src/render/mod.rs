@@ -108,19 +108,14 @@ pub fn everything_hash(
     h.finalize()
 }
 
-/// A hash of what page lists show: every address, title and date.
+/// A hash of what page lists show: every address, title, description, date and
+/// article byline.
 pub fn listing_hash(content: &Content) -> blake3::Hash {
     let mut h = blake3::Hasher::new();
     for p in &content.pages {
         let listed = pages::Listed::of(p);
-        for part in [
-            listed.route.as_str(),
-            &listed.title,
-            listed.date.as_deref().unwrap_or(""),
-        ] {
-            h.update(&(part.len() as u64).to_le_bytes());
-            h.update(part.as_bytes());
-        }
+        h.update(&serde_json::to_vec(&listed).unwrap_or_default());
+        h.update(b"\n");
     }
     h.finalize()
 }

@@ -1,5 +1,6 @@
 //! What templates know about the other pages: the `pages` global (every page's
-//! address, title and date), `pages_in(section)` (a section's pages, newest first)
+//! address, title and date), `pages_in(section)` (a section's pages, newest first),
+//! a collection's articles (`articles`, `featured_article`, `article_neighbours`)
 //! and `nav_active(route)`. Reading either list marks the page being rendered as a
 //! listing page, so `site serve` renders it again when a listed title or date
 //! changes, and only then.
@@ -10,7 +11,7 @@ use std::sync::Arc;
 use minijinja::value::{Enumerator, Object, ObjectRepr, Value};
 use serde::Serialize;
 
-use crate::content::Page;
+use crate::content::{Article, Page};
 
 thread_local! {
     /// Whether the render running on this thread read a list of pages.
@@ -31,11 +32,14 @@ fn mark_listed() {
     LISTED.with(|l| l.set(true));
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Listed {
     pub route: String,
     pub title: String,
+    pub description: String,
     pub date: Option<String>,
+    /// The byline and picture of an article of a collection.
+    pub article: Option<Article>,
 }
 
 impl Listed {
@@ -43,9 +47,68 @@ impl Listed {
         Listed {
             route: page.route.clone(),
             title: page.title.clone(),
+            description: page.description.clone(),
             date: page.date.as_ref().map(|d| d.as_str().to_string()),
+            article: page.article.clone(),
         }
     }
+}
+
+/// A collection's articles, newest first.
+pub fn articles(by_date: &[Listed], collection: &str) -> Vec<Listed> {
+    by_date
+        .iter()
+        .filter(|p| {
+            p.article
+                .as_ref()
+                .is_some_and(|a| a.collection == collection)
+        })
+        .cloned()
+        .collect()
+}
+
+/// A collection's articles as a list templates read.
+pub fn articles_value(by_date: &[Listed], collection: &str) -> Value {
+    Value::from_object(PageList(articles(by_date, collection)))
+}
+
+/// The article a collection's listing leads with: the newest marked `featured`,
+/// else the newest.
+pub fn featured_article(by_date: &[Listed], collection: &str) -> Value {
+    mark_listed();
+    let all = articles(by_date, collection);
+    let featured = all
+        .iter()
+        .find(|p| p.article.as_ref().is_some_and(|a| a.featured))
+        .or_else(|| all.first());
+    featured.map_or(Value::from(Option::<bool>::None), |p| {
+        Value::from(minijinja::value::Serde(p.clone()))
+    })
+}
+
+/// The newer and older articles beside `route` in its collection.
+pub fn article_neighbours(by_date: &[Listed], route: &str) -> Value {
+    mark_listed();
+    let collection = by_date
+        .iter()
+        .find(|p| p.route == route)
+        .and_then(|p| p.article.as_ref())
+        .map(|a| a.collection.clone())
+        .unwrap_or_default();
+    let all = articles(by_date, &collection);
+    let at = all.iter().position(|p| p.route == route);
+    let pick = |i: Option<usize>| {
+        i.and_then(|i| all.get(i))
+            .map_or(Value::from(Option::<bool>::None), |p| {
+                Value::from(minijinja::value::Serde(p.clone()))
+            })
+    };
+    let around: std::collections::BTreeMap<&str, Value> = [
+        ("newer", pick(at.and_then(|i| i.checked_sub(1)))),
+        ("older", pick(at.map(|i| i + 1))),
+    ]
+    .into();
+    Value::from(around)
 }
 
 /// A list of pages that notes when a template reads it.
@@ -119,6 +182,8 @@ mod tests {
     #[test]
     fn a_section_lists_its_pages_newest_first() {
         let l = |route: &str, date: Option<&str>| Listed {
+            description: String::new(),
+            article: None,
             route: route.into(),
             title: route.into(),
             date: date.map(String::from),

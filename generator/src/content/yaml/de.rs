@@ -99,6 +99,8 @@ fn friendly(name: &str) -> String {
     match name {
         "PageHead" => return "page".to_string(),
         "SiteConfig" => return "site".to_string(),
+        "ArticleMatter" => return "article".to_string(),
+        "FrontMatter" => return "page".to_string(),
         _ => {}
     }
     let mut out = String::new();

@@ -1,0 +1,115 @@
+//! The Atom feed of a collection, `/<collection>/feed.xml`: its articles, newest
+//! first, with their dates, authors, categories, summaries and bodies.
+
+use std::sync::Arc;
+
+use atom_syndication::{Category, Content, Entry, Feed, FixedDateTime, Link, Person, Text};
+
+use crate::content::{Page, SiteConfig};
+use crate::render::canonical_url;
+
+/// The feed's file name and text, for one collection.
+pub fn feed(
+    config: &SiteConfig,
+    base_url: &str,
+    pages: &[Arc<Page>],
+    collection: &str,
+) -> (String, String) {
+    let listing_route = format!("/{collection}/");
+    let listing = pages.iter().find(|p| p.route == listing_route);
+    let mut articles: Vec<&Arc<Page>> = pages
+        .iter()
+        .filter(|p| {
+            p.article
+                .as_ref()
+                .is_some_and(|a| a.collection == collection)
+        })
+        .collect();
+    articles.sort_by(|a, b| b.date.cmp(&a.date).then_with(|| a.route.cmp(&b.route)));
+    let day = |page: &Page| -> FixedDateTime {
+        page.date
+            .as_ref()
+            .and_then(|d| d.naive())
+            .and_then(|d| d.and_hms_opt(0, 0, 0))
+            .map(|t| t.and_utc().fixed_offset())
+            .unwrap_or_default()
+    };
+    let feed_path = format!("{listing_route}feed.xml");
+    let entries: Vec<Entry> = articles
+        .iter()
+        .map(|page| {
+            let url = canonical_url(base_url, &page.route);
+            let article = page.article.as_ref();
+            Entry {
+                id: url.clone(),
+                title: Text::plain(page.title.clone()),
+                updated: day(page),
+                published: Some(day(page)),
+                authors: article
+                    .map(|a| {
+                        vec![Person {
+                            name: a.author.clone(),
+                            ..Person::default()
+                        }]
+                    })
+                    .unwrap_or_default(),
+                categories: article
+                    .map(|a| {
+                        vec![Category {
+                            term: a.category.clone(),
+                            ..Category::default()
+                        }]
+                    })
+                    .unwrap_or_default(),
+                links: vec![Link {
+                    href: url,
+                    rel: "alternate".into(),
+                    mime_type: Some("text/html".into()),
+                    ..Link::default()
+                }],
+                summary: Some(Text::plain(page.description.clone())),
+                content: Some(Content {
+                    value: Some(page.content.clone()),
+                    content_type: Some("html".into()),
+                    base: Some(canonical_url(base_url, &page.route)),
+                    ..Content::default()
+                }),
+                ..Entry::default()
+            }
+        })
+        .collect();
+    let title = listing.map_or_else(|| collection.to_string(), |p| p.title.clone());
+    let feed = Feed {
+        id: canonical_url(base_url, &feed_path),
+        title: Text::plain(format!("{title} — {}", config.name)),
+        subtitle: listing.map(|p| Text::plain(p.description.clone())),
+        updated: articles.first().map(|p| day(p)).unwrap_or_default(),
+        authors: vec![Person {
+            name: config.name.clone(),
+            uri: Some(canonical_url(base_url, "/")),
+            ..Person::default()
+        }],
+        links: vec![
+            Link {
+                href: canonical_url(base_url, &feed_path),
+                rel: "self".into(),
+                mime_type: Some("application/atom+xml".into()),
+                ..Link::default()
+            },
+            Link {
+                href: canonical_url(base_url, &listing_route),
+                rel: "alternate".into(),
+                mime_type: Some("text/html".into()),
+                ..Link::default()
+            },
+        ],
+        lang: Some(config.language.clone()),
+        entries,
+        ..Feed::default()
+    };
+    let xml = feed
+        .write_to(Vec::new())
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .unwrap_or_default();
+    (feed_path.trim_start_matches('/').to_string(), xml + "\n")
+}
