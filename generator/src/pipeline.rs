@@ -192,7 +192,16 @@ fn load_and_bundle(
     match (content, bundle) {
         (Ok(c), Ok(b)) => Ok((c, b)),
         (c, b) => {
-            let mut all = c.err().unwrap_or_default();
+            let failure = c.err().unwrap_or_default();
+            let mut all = failure.diagnostics;
+            // A file that failed still has its icons, pictures and layouts
+            // checked, so they are reported with its other mistakes.
+            let places = content::references::Places::of(root, bundles.node_modules());
+            all.extend(content::references::check_unloaded(
+                root,
+                &failure.unloaded,
+                &places,
+            ));
             all.extend(b.err().unwrap_or_default());
             Err(all)
         }

@@ -37,7 +37,7 @@ macro_rules! blocks {
     };
 }
 
-type Read = Result<(Block, Vec<Reference>), Vec<yaml::Error>>;
+type Read = Result<(Block, Vec<Reference>), yaml::Failed>;
 
 blocks! {
     /// The opening band of a page: a heading, text, buttons and a picture.
@@ -86,35 +86,49 @@ impl Block {
                     node.described()
                 )
             };
-            return Err(vec![yaml::Error::at(node.span, path, what)]);
+            return Err(failed(vec![yaml::Error::at(node.span, path, what)]));
         };
         let tag_path = yaml::child_path(path, "type");
         let Some(tag) = tag_node.as_str() else {
-            return Err(vec![yaml::Error::at(
+            return Err(failed(vec![yaml::Error::at(
                 tag_node.span,
                 &tag_path,
                 format!("a block type is a name, one of {expected}"),
-            )]);
+            )]));
         };
         let read = Block::from_tagged(tag, node, path).unwrap_or_else(|| {
             let message = match suggest::nearest(tag, Block::TYPES.iter().copied()) {
                 Some(near) => format!("unknown block type `{tag}`; did you mean `{near}`?"),
                 None => format!("unknown block type `{tag}`; the types are {expected}"),
             };
-            Err(vec![yaml::Error::at(tag_node.span, &tag_path, message)])
+            Err(failed(vec![yaml::Error::at(
+                tag_node.span,
+                &tag_path,
+                message,
+            )]))
         });
         // The rules are checked on the written values, so that they are reported
         // beside the block's other mistakes.
         let broken = rules(tag, node, path);
         match read {
             Ok(read) if broken.is_empty() => Ok(read),
-            Ok(_) => Err(broken),
-            Err(mut errors) => {
-                errors.extend(broken);
-                errors.sort_by_key(|e| e.span.map(|s| s.offset));
-                Err(errors)
+            Ok((_, references)) => Err(yaml::Failed {
+                errors: broken,
+                references,
+            }),
+            Err(mut failed) => {
+                failed.errors.extend(broken);
+                failed.errors.sort_by_key(|e| e.span.map(|s| s.offset));
+                Err(failed)
             }
         }
+    }
+}
+
+fn failed(errors: Vec<yaml::Error>) -> yaml::Failed {
+    yaml::Failed {
+        errors,
+        references: Vec::new(),
     }
 }
 
@@ -593,12 +607,12 @@ mod tests {
         let node = yaml::parse(src).unwrap();
         Block::from_node(&node, "blocks[0]")
             .map(|(b, _)| b)
-            .map_err(|mut e| e.remove(0))
+            .map_err(|mut e| e.errors.remove(0))
     }
 
     fn errors(src: &str) -> Vec<yaml::Error> {
         let node = yaml::parse(src).unwrap();
-        Block::from_node(&node, "blocks[0]").unwrap_err()
+        Block::from_node(&node, "blocks[0]").unwrap_err().errors
     }
 
     #[test]

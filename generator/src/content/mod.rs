@@ -57,7 +57,35 @@ impl Fingerprint {
     }
 }
 
-type Loaded = Result<Arc<Page>, Vec<Diagnostic>>;
+type Loaded = Result<Arc<Page>, Arc<Unloaded>>;
+
+/// A content file that did not load: its problems, and what the values read
+/// around them name, so that a missing icon is reported beside the file's other
+/// mistakes.
+#[derive(Debug, Default)]
+pub struct Unloaded {
+    pub diagnostics: Vec<Diagnostic>,
+    /// The file, relative to the site root.
+    pub file: String,
+    pub references: Vec<values::Reference>,
+}
+
+impl From<Vec<Diagnostic>> for Unloaded {
+    fn from(diagnostics: Vec<Diagnostic>) -> Unloaded {
+        Unloaded {
+            diagnostics,
+            ..Unloaded::default()
+        }
+    }
+}
+
+/// Why the content did not load: every problem, and the references of the files
+/// that failed (for `references::check_unloaded`).
+#[derive(Debug, Default)]
+pub struct Failure {
+    pub diagnostics: Vec<Diagnostic>,
+    pub unloaded: Vec<Arc<Unloaded>>,
+}
 
 /// Files read by earlier builds, kept while their fingerprint stays the same, so
 /// `site serve` reads and parses only what was saved.
@@ -70,12 +98,12 @@ pub struct Cache {
 }
 
 /// Reads every content file.
-pub fn load(root: &Path) -> Result<Content, Vec<Diagnostic>> {
+pub fn load(root: &Path) -> Result<Content, Failure> {
     load_cached(root, &mut Cache::default())
 }
 
 /// Reads `site.yaml` and the pages, taking unchanged pages from `cache`.
-pub fn load_cached(root: &Path, cache: &mut Cache) -> Result<Content, Vec<Diagnostic>> {
+pub fn load_cached(root: &Path, cache: &mut Cache) -> Result<Content, Failure> {
     let mut diagnostics = Vec::new();
     let config = load_config(root).map_err(|d| diagnostics.extend(d)).ok();
     let collections = config
@@ -104,13 +132,17 @@ pub fn load_cached(root: &Path, cache: &mut Cache) -> Result<Content, Vec<Diagno
                 .get(&path)
                 .filter(|(f, _)| Some(*f) == fingerprint)
                 .map(|(_, loaded)| loaded.clone());
-            let loaded = kept
-                .unwrap_or_else(|| load_page(root, &pages_dir, &path, &collections).map(Arc::new));
+            let loaded = kept.unwrap_or_else(|| {
+                load_page(root, &pages_dir, &path, &collections)
+                    .map(Arc::new)
+                    .map_err(Arc::new)
+            });
             (path, fingerprint, loaded)
         })
         .collect();
 
     let mut by_route: BTreeMap<String, Arc<Page>> = BTreeMap::new();
+    let mut failed = Vec::new();
     for (path, fingerprint, result) in results {
         if let Some(f) = fingerprint {
             cache.pages.insert(path, (f, result.clone()));
@@ -129,7 +161,10 @@ pub fn load_cached(root: &Path, cache: &mut Cache) -> Result<Content, Vec<Diagno
                     by_route.insert(page.route.clone(), page);
                 }
             }
-            Err(d) => diagnostics.extend(d),
+            Err(unloaded) => {
+                diagnostics.extend(unloaded.diagnostics.iter().cloned());
+                failed.push(unloaded);
+            }
         }
     }
 
@@ -140,7 +175,10 @@ pub fn load_cached(root: &Path, cache: &mut Cache) -> Result<Content, Vec<Diagno
             config_warnings: config.warnings,
             pages: by_route.into_values().collect(),
         }),
-        _ => Err(diagnostics),
+        _ => Err(Failure {
+            diagnostics,
+            unloaded: failed,
+        }),
     }
 }
 
@@ -176,8 +214,9 @@ fn load_config(root: &Path) -> Result<Config, Vec<Diagnostic>> {
         .iter()
         .map(|w| w.warning(&file, &text))
         .collect();
-    let (config, references) = yaml::read::<SiteConfig>(&node, "").map_err(|errors| {
-        errors
+    let (config, references) = yaml::read::<SiteConfig>(&node, "").map_err(|failed| {
+        failed
+            .errors
             .iter()
             .map(|e| e.diagnostic(&file, &text))
             .collect::<Vec<_>>()
@@ -212,14 +251,15 @@ fn load_page(
     pages_dir: &Path,
     path: &Path,
     collections: &[String],
-) -> Result<Page, Vec<Diagnostic>> {
+) -> Result<Page, Unloaded> {
     let file = relative(path, root);
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     if !matches!(ext, "yaml" | "yml" | "md") {
         return Err(vec![Diagnostic::new(
             file,
             "unsupported content file: pages are `.yaml` (blocks) or `.md` (Markdown)",
-        )]);
+        )]
+        .into());
     }
     let route = route_for(pages_dir, path).map_err(|m| vec![Diagnostic::new(file.clone(), m)])?;
     let text: Arc<str> = std::fs::read_to_string(path)
@@ -239,5 +279,13 @@ fn load_page(
     } else {
         page::from_yaml(route, file.clone(), &text)
     };
-    result.map_err(|errors| errors.iter().map(|e| e.diagnostic(&file, &text)).collect())
+    result.map_err(|failed| Unloaded {
+        diagnostics: failed
+            .errors
+            .iter()
+            .map(|e| e.diagnostic(&file, &text))
+            .collect(),
+        file: file.clone(),
+        references: failed.references,
+    })
 }

@@ -123,17 +123,17 @@ pub struct ArticleMatter {
 }
 
 /// Reads a YAML page. Every bad block and every mistake in it is reported.
-pub fn from_yaml(route: String, source: String, text: &str) -> Result<Page, Vec<yaml::Error>> {
-    let node = yaml::parse(text).map_err(|e| vec![e])?;
+pub fn from_yaml(route: String, source: String, text: &str) -> Result<Page, yaml::Failed> {
+    let node = yaml::parse(text).map_err(only)?;
     if !matches!(node.kind, yaml::Kind::Map(_)) {
-        return Err(vec![yaml::Error::at(
+        return Err(only(yaml::Error::at(
             node.span,
             "",
             format!(
                 "a page must be written as `name: value` lines (`title`, `description` and `blocks`), but this is {}",
                 node.described()
             ),
-        )]);
+        )));
     }
     let warnings = yaml::cut_by_comments(text, &node);
     let mut errors = Vec::new();
@@ -143,8 +143,9 @@ pub fn from_yaml(route: String, source: String, text: &str) -> Result<Page, Vec<
             references.extend(found);
             Some(head)
         }
-        Err(e) => {
-            errors.extend(e);
+        Err(failed) => {
+            errors.extend(failed.errors);
+            references.extend(failed.references);
             None
         }
     };
@@ -169,7 +170,14 @@ pub fn from_yaml(route: String, source: String, text: &str) -> Result<Page, Vec<
             references,
             warnings,
         }),
-        _ => Err(errors),
+        _ => Err(yaml::Failed { errors, references }),
+    }
+}
+
+fn only(error: yaml::Error) -> yaml::Failed {
+    yaml::Failed {
+        errors: vec![error],
+        references: Vec::new(),
     }
 }
 
@@ -196,7 +204,10 @@ fn read_blocks(
                 blocks.push(b);
                 references.extend(found);
             }
-            Err(e) => errors.extend(e),
+            Err(failed) => {
+                errors.extend(failed.errors);
+                references.extend(failed.references);
+            }
         }
     }
     blocks
@@ -209,9 +220,9 @@ pub fn from_markdown(
     source: String,
     text: &str,
     collection: Option<&str>,
-) -> Result<Page, Vec<yaml::Error>> {
+) -> Result<Page, yaml::Failed> {
     let Some((front, front_offset, body, body_offset)) = split_front_matter(text) else {
-        return Err(vec![yaml::Error::at(
+        return Err(only(yaml::Error::at(
             yaml::Span {
                 line: 1,
                 column: 1,
@@ -220,36 +231,41 @@ pub fn from_markdown(
             },
             "",
             "a Markdown page starts with front matter between `---` lines (title, description)",
-        )]);
+        )));
     };
     let shift = |mut e: yaml::Error| {
         e.span = e.span.map(|s| s.shifted(front_offset, 1));
         e
     };
-    let node = yaml::parse(front).map_err(|e| vec![shift(e)])?;
+    let node = yaml::parse(front).map_err(|e| only(shift(e)))?;
     if !matches!(node.kind, yaml::Kind::Map(_)) {
-        return Err(vec![shift(yaml::Error::at(
+        return Err(only(shift(yaml::Error::at(
             node.span,
             "",
             format!(
                 "front matter must be written as `name: value` lines (title, description), but this is {}",
                 node.described()
             ),
-        ))]);
+        ))));
     }
     let warnings = yaml::cut_by_comments(front, &node)
         .into_iter()
         .map(shift)
         .collect();
     let body_line = text[..body_offset].matches('\n').count() + 1;
-    let mut references =
-        body_references(body, body_offset, body_line, text).map_err(|e| vec![e])?;
-    let all = |errors: Vec<yaml::Error>| errors.into_iter().map(shift).collect::<Vec<_>>();
+    let mut references = body_references(body, body_offset, body_line, text).map_err(only)?;
     let moved = |found: Vec<Reference>| {
-        found.into_iter().map(|mut r| {
-            r.span = r.span.shifted(front_offset, 1);
-            r
-        })
+        found
+            .into_iter()
+            .map(|mut r| {
+                r.span = r.span.shifted(front_offset, 1);
+                r
+            })
+            .collect::<Vec<_>>()
+    };
+    let all = |failed: yaml::Failed| yaml::Failed {
+        errors: failed.errors.into_iter().map(shift).collect(),
+        references: moved(failed.references),
     };
     let content = markdown::render(body);
     let (title, description, layout, date, tags, article) = match collection {
@@ -409,7 +425,8 @@ mod tests {
             "---\ntitle: A\ndescription: B\ndate: soon\n---\nx\n",
             None,
         )
-        .unwrap_err();
+        .unwrap_err()
+        .errors;
         assert_eq!(errs[0].span.map(|s| s.line), Some(4));
         assert!(
             errs[0].message.contains("YYYY-MM-DD"),
@@ -421,9 +438,20 @@ mod tests {
     #[test]
     fn reports_every_bad_block_of_a_page() {
         let src = "title: T\ndescription: D\nblocks:\n  - type: nope\n  - type: hero\n    heading: H\n  - type: hero\n    heading: H\n    text: ok\n";
-        let errs = from_yaml("/".into(), "index.yaml".into(), src).unwrap_err();
+        let errs = from_yaml("/".into(), "index.yaml".into(), src)
+            .unwrap_err()
+            .errors;
         assert_eq!(errs.len(), 2, "{errs:?}");
         assert_eq!(errs[0].path, "blocks[0].type");
         assert_eq!(errs[1].path, "blocks[1]");
+    }
+
+    #[test]
+    fn a_page_that_fails_keeps_what_its_values_name() {
+        let src = "title: T\ndescription: D\nblocks:\n  - type: card_grid\n    heading: H\n    colour: red\n    cards: [{ title: A, icon: star }]\n";
+        let failed = from_yaml("/".into(), "index.yaml".into(), src).unwrap_err();
+        assert_eq!(failed.errors.len(), 1);
+        assert_eq!(failed.references.len(), 1, "{:?}", failed.references);
+        assert_eq!(failed.references[0].path, "blocks[0].cards[0].icon");
     }
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::values::{Reference, Target};
-use super::{yaml, Content};
+use super::{yaml, Content, Unloaded};
 use crate::diagnostics::Diagnostic;
 use crate::suggest;
 
@@ -86,6 +86,27 @@ pub fn check(root: &Path, content: &Content, places: &Places) -> Findings {
         }
     }
     findings
+}
+
+/// The icons, pictures and layouts named by files that failed to load (their
+/// links wait until every page loads).
+pub fn check_unloaded(root: &Path, unloaded: &[Arc<Unloaded>], places: &Places) -> Vec<Diagnostic> {
+    let routes = HashSet::new();
+    let mut names = Names::default();
+    let mut sources = Sources::new(root);
+    let mut errors = Vec::new();
+    for file in unloaded {
+        for reference in &file.references {
+            if matches!(reference.target, Target::Link(_)) {
+                continue;
+            }
+            if let Some((message, _)) = problem(reference, places, &routes, &mut names) {
+                let error = yaml::Error::at(reference.span, &reference.path, message);
+                errors.push(sources.diagnostic(&file.file, &error));
+            }
+        }
+    }
+    errors
 }
 
 /// What is wrong with a reference, and whether it is only a warning.

@@ -15,7 +15,7 @@ use std::sync::{Mutex, PoisonError};
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::Deserialize;
 
-use super::{child_path, index_path, Error, Key, Kind, Node};
+use super::{child_path, index_path, Error, Failed, Key, Kind, Node};
 use crate::content::values::{self, Reference};
 use crate::suggest;
 
@@ -61,9 +61,10 @@ pub fn read<'a, T: Deserialize<'a>>(
     node: &'a Node,
     path: &str,
     skip_key: Option<&'static str>,
-) -> Result<(T, Vec<Reference>), Vec<Error>> {
+) -> Result<(T, Vec<Reference>), Failed> {
     let mut absent = BTreeSet::new();
     let mut errors = Vec::new();
+    let mut references = Vec::new();
     for _ in 0..MAX_PASSES {
         let state = State {
             absent: RefCell::new(absent),
@@ -77,9 +78,11 @@ pub fn read<'a, T: Deserialize<'a>>(
         });
         let learned = state.learned.get();
         errors = state.errors.into_inner();
+        references = state.references.into_inner();
+        let failed = |errors, references| Err(Failed { errors, references });
         match result {
-            Ok(value) if errors.is_empty() => return Ok((value, state.references.into_inner())),
-            Ok(_) => return Err(errors),
+            Ok(value) if errors.is_empty() => return Ok((value, references)),
+            Ok(_) => return failed(errors, references),
             Err(e) if e.missing.is_some() && learned => {
                 absent = state.absent.into_inner();
             }
@@ -87,11 +90,11 @@ pub fn read<'a, T: Deserialize<'a>>(
                 if !e.recorded {
                     errors.push(e);
                 }
-                return Err(errors);
+                return failed(errors, references);
             }
         }
     }
-    Err(errors)
+    Err(Failed { errors, references })
 }
 
 /// A struct's name in an editor's words: `CardGrid` → "card grid".

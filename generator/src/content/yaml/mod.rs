@@ -222,12 +222,20 @@ impl serde_de::Error for Error {
     }
 }
 
+/// A reading that found mistakes: every one of them, and what the values read
+/// around them refer to (so that a missing icon is reported with them).
+#[derive(Debug, Default)]
+pub struct Failed {
+    pub errors: Vec<Error>,
+    pub references: Vec<Reference>,
+}
+
 /// A typed model read from a node, with what its values refer to (icons, images,
 /// links), or every error found in it.
 pub fn read<'a, T: Deserialize<'a>>(
     node: &'a Node,
     path: &str,
-) -> Result<(T, Vec<Reference>), Vec<Error>> {
+) -> Result<(T, Vec<Reference>), Failed> {
     de::read(node, path, None)
 }
 
@@ -236,13 +244,15 @@ pub fn read_without<'a, T: Deserialize<'a>>(
     node: &'a Node,
     path: &str,
     skip_key: &'static str,
-) -> Result<(T, Vec<Reference>), Vec<Error>> {
+) -> Result<(T, Vec<Reference>), Failed> {
     de::read(node, path, Some(skip_key))
 }
 
 /// [`read`], keeping the model alone.
 pub fn from_node<'a, T: Deserialize<'a>>(node: &'a Node, path: &str) -> Result<T, Vec<Error>> {
-    read(node, path).map(|(value, _)| value)
+    read(node, path)
+        .map(|(value, _)| value)
+        .map_err(|failed| failed.errors)
 }
 
 pub fn child_path(parent: &str, key: &str) -> String {
