@@ -1,6 +1,7 @@
 // `site serve` as a static host and as a live preview, on a disposable copy of the
 // site: routes, redirects, status codes, types, ETags, compression, the headers
-// of `_headers`, reloading after a save, and the overlay after a bad save.
+// of `_headers`, reloading after a save, the overlay after a bad save, and the
+// warnings panel after a save that builds with warnings.
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -165,6 +166,36 @@ describe("live preview", () => {
     writeFileSync(index(), good);
     await reloaded;
     assert.equal(await overlay.count(), 0);
+    await context.close();
+  });
+
+  test("a save that builds with a warning reloads the page and shows the warning until it is fixed", async () => {
+    const { page, context, problems } = await openPage(browser, 1280);
+    await page.goto(server.url + "/");
+    await hydrated(page);
+    const good = readFileSync(index(), "utf8");
+    assert.ok(good.includes("href: /contact"), "the home page links to /contact");
+    let reloaded = page.waitForEvent("load");
+    writeFileSync(index(), good.replace("href: /contact", "href: /contcat"));
+    await reloaded;
+    const panel = page.locator("#site-build-warnings");
+    await panel.waitFor();
+    assert.match(
+      await panel.innerText(),
+      /content\/pages\/index\.yaml:\d+:\d+: blocks\[\d+\]\.actions\[\d+\]\.href: the link to `\/contcat\/` leads to no page of this site; did you mean `\/contact\/`\?/,
+    );
+    assert.match(server.output(), /warning: content\/pages\/index\.yaml:.*`\/contcat\/` leads to no page/, "the terminal shows it too");
+    // The page was rebuilt: a warning does not stop the build.
+    assert.equal(await page.locator('a[href="/contcat/"]').count(), 1);
+    await page.getByRole("button", { name: "Close" }).click();
+    assert.equal(await panel.count(), 0);
+
+    reloaded = page.waitForEvent("load");
+    writeFileSync(index(), good);
+    await reloaded;
+    await hydrated(page);
+    assert.equal(await panel.count(), 0);
+    assert.deepEqual(problems, []);
     await context.close();
   });
 

@@ -26,6 +26,11 @@ macro_rules! blocks {
             /// Every block type an editor may use, as written in YAML.
             pub const TYPES: &'static [&'static str] = &[$($tag),+];
 
+            /// An example of each block type, for the content reference
+            /// (`examples/<type>.yaml`, a list of one block).
+            pub const EXAMPLES: &'static [(&'static str, &'static str)] =
+                &[$(($tag, include_str!(concat!("examples/", $tag, ".yaml")))),+];
+
             fn from_tagged(tag: &str, node: &Node, path: &str) -> Option<Read> {
                 match tag {
                     $( $tag => Some(yaml::read_without::<$ty>(node, path, "type")
@@ -76,34 +81,39 @@ impl Block {
     /// Reads one block from its YAML mapping; `path` names it (`blocks[2]`). Every
     /// mistake in the block is reported.
     pub fn from_node(node: &Node, path: &str) -> Read {
-        let expected = Block::TYPES.join(", ");
+        // The lists and paths of the messages are built only for a mistake.
+        let expected = || Block::TYPES.join(", ");
         let Some(tag_node) = node.get("type") else {
             let what = if matches!(node.kind, yaml::Kind::Map(_)) {
-                format!("this block has no `type`; start it with `- type:` and one of {expected}")
+                format!(
+                    "this block has no `type`; start it with `- type:` and one of {}",
+                    expected()
+                )
             } else {
                 format!(
-                    "a block is written as `name: value` lines starting with `- type:`, but this is {}; the types are {expected}",
-                    node.described()
+                    "a block is written as `name: value` lines starting with `- type:`, but this is {}; the types are {}",
+                    node.described(),
+                    expected()
                 )
             };
             return Err(failed(vec![yaml::Error::at(node.span, path, what)]));
         };
-        let tag_path = yaml::child_path(path, "type");
+        let tag_path = || yaml::child_path(path, "type");
         let Some(tag) = tag_node.as_str() else {
             return Err(failed(vec![yaml::Error::at(
                 tag_node.span,
-                &tag_path,
-                format!("a block type is a name, one of {expected}"),
+                &tag_path(),
+                format!("a block type is a name, one of {}", expected()),
             )]));
         };
         let read = Block::from_tagged(tag, node, path).unwrap_or_else(|| {
             let message = match suggest::nearest(tag, Block::TYPES.iter().copied()) {
                 Some(near) => format!("unknown block type `{tag}`; did you mean `{near}`?"),
-                None => format!("unknown block type `{tag}`; the types are {expected}"),
+                None => format!("unknown block type `{tag}`; the types are {}", expected()),
             };
             Err(failed(vec![yaml::Error::at(
                 tag_node.span,
-                &tag_path,
+                &tag_path(),
                 message,
             )]))
         });

@@ -326,45 +326,25 @@ fn body_references(
     body_line: usize,
     text: &str,
 ) -> Result<Vec<Reference>, yaml::Error> {
-    let mut found = Vec::new();
-    for link in markdown::links(body) {
-        let at = body_offset + link.offset;
-        let line = body_line + body[..link.offset].matches('\n').count();
-        let column = at - text[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
-        let span = yaml::Span {
+    let span = |offset: usize| {
+        let at = body_offset + offset;
+        yaml::Span {
             offset: at,
             len: 1,
-            line,
-            column,
-        };
-        let target = if link.image {
-            super::values::check(super::values::Kind::Image, &link.url)
-                .ok()
-                .and_then(|mut f| f.pop())
-                .map(|f| f.target)
-        } else {
-            None
-        };
-        let target = match target {
-            Some(t) => Some(t),
-            None => super::values::check_href(&link.url).map_err(|message| {
-                yaml::Error::at(
-                    span,
-                    "",
-                    format!("in the link to `{}`: {message}", link.url),
-                )
-            })?,
-        };
-        if let Some(target) = target {
-            found.push(Reference {
-                target,
-                span,
-                offset: 0,
-                path: String::new(),
-            });
+            line: body_line + body[..offset].matches('\n').count(),
+            column: at - text[..at].rfind('\n').map_or(0, |i| i + 1) + 1,
         }
-    }
-    Ok(found)
+    };
+    let found = super::values::markdown_links(body)
+        .map_err(|mistake| yaml::Error::at(span(mistake.offset), "", mistake.message))?;
+    Ok(found
+        .into_iter()
+        .map(|f| Reference {
+            target: f.target,
+            span: span(f.offset),
+            path: String::new(),
+        })
+        .collect())
 }
 
 /// Minutes to read `body` at 200 words a minute, at least 1.

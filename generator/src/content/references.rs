@@ -45,75 +45,88 @@ pub struct Findings {
 /// Checks every reference of `content`, and gathers the pages' warnings.
 pub fn check(root: &Path, content: &Content, places: &Places) -> Findings {
     let routes: HashSet<&str> = content.pages.iter().map(|p| p.route.as_str()).collect();
-    let mut findings = Findings::default();
-    let mut names = Names::default();
-    let mut sources = Sources::new(root);
-    findings
+    let mut checker = Checker::new(root, places, Some(routes));
+    checker
+        .findings
         .warnings
         .extend(content.config_warnings.iter().cloned());
-    let config = ("content/site.yaml", &content.config_references[..]);
-    let pages = content
-        .pages
-        .iter()
-        .map(|p| (p.source.as_str(), &p.references[..]));
-    for (file, references) in std::iter::once(config).chain(pages) {
-        for reference in references {
-            let Some((message, warning)) = problem(reference, places, &routes, &mut names) else {
-                continue;
-            };
-            let error = yaml::Error::at(reference.span, &reference.path, message);
-            let d = sources.diagnostic(file, &error);
-            if warning {
-                findings.warnings.push(d.as_warning());
-            } else {
-                findings.errors.push(d);
-            }
-        }
-    }
+    checker.file("content/site.yaml", &content.config_references);
     for page in &content.pages {
+        checker.file(&page.source, &page.references);
         for w in &page.warnings {
-            let d = sources.diagnostic(&page.source, w);
-            findings.warnings.push(d.as_warning());
+            let d = checker.sources.diagnostic(&page.source, w);
+            checker.findings.warnings.push(d.as_warning());
         }
     }
     for name in &content.config.collections {
         let folder = root.join("content").join("pages").join(name);
         if !folder.is_dir() {
-            findings.errors.push(Diagnostic::new(
+            checker.findings.errors.push(Diagnostic::new(
                 "content/site.yaml",
                 format!("collections: there is no folder content/pages/{name}/ for the collection `{name}`"),
             ));
         }
     }
-    findings
+    checker.findings
 }
 
 /// The icons, pictures and layouts named by files that failed to load (their
 /// links wait until every page loads).
 pub fn check_unloaded(root: &Path, unloaded: &[Arc<Unloaded>], places: &Places) -> Vec<Diagnostic> {
-    let routes = HashSet::new();
-    let mut names = Names::default();
-    let mut sources = Sources::new(root);
-    let mut errors = Vec::new();
+    let mut checker = Checker::new(root, places, None);
     for file in unloaded {
-        for reference in &file.references {
-            if matches!(reference.target, Target::Link(_)) {
+        checker.file(&file.file, &file.references);
+    }
+    checker.findings.errors
+}
+
+/// One pass over references, with the names for suggestions and the files for
+/// excerpts read once.
+struct Checker<'a> {
+    places: &'a Places,
+    /// Every page's address; without them, links are not checked.
+    routes: Option<HashSet<&'a str>>,
+    names: Names,
+    sources: Sources,
+    findings: Findings,
+}
+
+impl<'a> Checker<'a> {
+    fn new(root: &Path, places: &'a Places, routes: Option<HashSet<&'a str>>) -> Checker<'a> {
+        Checker {
+            places,
+            routes,
+            names: Names::default(),
+            sources: Sources::new(root),
+            findings: Findings::default(),
+        }
+    }
+
+    /// Checks the references named in `file`.
+    fn file(&mut self, file: &str, references: &[Reference]) {
+        for reference in references {
+            let routes = self.routes.as_ref();
+            let Some((message, warning)) = problem(reference, self.places, routes, &mut self.names)
+            else {
                 continue;
-            }
-            if let Some((message, _)) = problem(reference, places, &routes, &mut names) {
-                let error = yaml::Error::at(reference.span, &reference.path, message);
-                errors.push(sources.diagnostic(&file.file, &error));
+            };
+            let error = yaml::Error::at(reference.span, &reference.path, message);
+            let d = self.sources.diagnostic(file, &error);
+            if warning {
+                self.findings.warnings.push(d.as_warning());
+            } else {
+                self.findings.errors.push(d);
             }
         }
     }
-    errors
 }
 
-/// What is wrong with a reference, and whether it is only a warning.
+/// What is wrong with a reference, and whether it is only a warning. Links are
+/// checked only against `routes`, when there are routes to check against.
 fn problem(
     reference: &Reference,
     places: &Places,
-    routes: &HashSet<&str>,
+    routes: Option<&HashSet<&str>>,
     names: &mut Names,
 ) -> Option<(String, bool)> {
     match &reference.target {
@@ -154,6 +167,7 @@ fn problem(
             ))
         }
         Target::Link(href) => {
+            let routes = routes?;
             let path = href.split(['?', '#']).next().unwrap_or(href);
             // Files (`/favicon.svg`, `/insights/feed.xml`) are checked by `site check`.
             if !path.ends_with('/') || routes.contains(path) {

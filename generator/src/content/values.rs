@@ -59,7 +59,6 @@ impl Found {
         Reference {
             target: self.target,
             span,
-            offset: self.offset,
             path,
         }
     }
@@ -70,8 +69,6 @@ impl Found {
 pub struct Reference {
     pub target: Target,
     pub span: Span,
-    /// Where in the value's text (a Markdown link inside a paragraph).
-    pub offset: usize,
     pub path: String,
 }
 
@@ -86,8 +83,15 @@ pub fn check(kind: Kind, text: &str) -> Result<Vec<Found>, String> {
             check_name(text, "a layout").map(|()| vec![found(Target::Layout(text.into()))])
         }
         Kind::Image => check_image(text).map(|t| t.map(found).into_iter().collect()),
-        Kind::Markdown => check_markdown(text),
+        Kind::Markdown => markdown_links(text).map_err(|mistake| mistake.message),
     }
+}
+
+/// A mistake inside a longer text, with where in it.
+#[derive(Debug)]
+pub struct Mistake {
+    pub message: String,
+    pub offset: usize,
 }
 
 /// A calendar date, `YYYY-MM-DD`, that exists.
@@ -190,8 +194,9 @@ fn check_image(text: &str) -> Result<Option<Target>, String> {
     ))
 }
 
-/// Markdown whose links and pictures follow the link rule.
-fn check_markdown(text: &str) -> Result<Vec<Found>, String> {
+/// The links and pictures of Markdown `text`, each at its offset; the first link
+/// the link rule refuses is a mistake there.
+pub fn markdown_links(text: &str) -> Result<Vec<Found>, Mistake> {
     let mut found = Vec::new();
     for link in markdown::links(text) {
         if link.image {
@@ -209,7 +214,12 @@ fn check_markdown(text: &str) -> Result<Vec<Found>, String> {
                 offset: link.offset,
             }),
             Ok(None) => {}
-            Err(message) => return Err(format!("in the link to `{}`: {message}", link.url)),
+            Err(message) => {
+                return Err(Mistake {
+                    message: format!("in the link to `{}`: {message}", link.url),
+                    offset: link.offset,
+                })
+            }
         }
     }
     Ok(found)
@@ -330,12 +340,6 @@ checked_text!(
     })
 );
 
-impl Markdown {
-    pub fn new(text: impl Into<String>) -> Markdown {
-        Markdown(text.into())
-    }
-}
-
 checked_text!(
     /// A layout: the name of a file in templates/layouts/ without `.html`.
     Layout,
@@ -346,12 +350,6 @@ checked_text!(
         "description": "A layout: the name of a file in templates/layouts/ without .html, such as page or article."
     })
 );
-
-impl Layout {
-    pub fn named(name: &str) -> Layout {
-        Layout(name.to_string())
-    }
-}
 
 #[cfg(test)]
 mod tests {

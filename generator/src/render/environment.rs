@@ -33,6 +33,7 @@ use super::ssr;
 use super::text;
 use super::Settings;
 use crate::bundle::Bundle;
+use crate::content::references::Places;
 use crate::content::Content;
 
 /// Everything the environment is made from.
@@ -115,16 +116,7 @@ pub fn environment(inputs: Inputs) -> Environment<'static> {
     // Assets, icons, images.
     let public = root.join("public");
     env.add_function("asset", move |path: &str| asset_url(&bundle, &public, path));
-    let icons = Icons::new(
-        root,
-        [
-            Some(root.join("templates").join("icons")),
-            node_modules.map(|n| n.join("lucide-static").join("icons")),
-        ]
-        .into_iter()
-        .flatten()
-        .collect(),
-    );
+    let icons = Icons::new(root, Places::of(root, node_modules).icons);
     env.add_function("icon", move |name: &str, kwargs: Kwargs| {
         icons.render(name, kwargs)
     });

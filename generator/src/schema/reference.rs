@@ -1,39 +1,20 @@
 //! `docs/content.md`, the editors' reference, written from the schemas: every
 //! block type with its fields, their types, defaults and descriptions, and an
-//! example from `examples/` (tested to read).
+//! example from `content/examples/` (tested to read).
 
 use std::fmt::Write;
 
 use schemars::Schema;
 use serde_json::{Map, Value};
 
+use crate::content::blocks::Block;
+
 /// The example of block type `tag`, as YAML.
 pub fn example(tag: &str) -> Option<&'static str> {
-    macro_rules! examples {
-        ($($tag:literal),+) => {
-            match tag {
-                $($tag => Some(include_str!(concat!("examples/", $tag, ".yaml"))),)+
-                _ => None,
-            }
-        };
-    }
-    examples!(
-        "hero",
-        "card_grid",
-        "split",
-        "stats",
-        "regions",
-        "cta",
-        "team",
-        "steps",
-        "role_selector",
-        "contact",
-        "offices",
-        "faq",
-        "text",
-        "featured_article",
-        "articles"
-    )
+    Block::EXAMPLES
+        .iter()
+        .find(|(t, _)| *t == tag)
+        .map(|(_, text)| *text)
 }
 
 pub fn markdown(schemas: &[(&'static str, Schema)]) -> String {

@@ -63,9 +63,8 @@ pub fn read<'a, T: Deserialize<'a>>(
     skip_key: Option<&'static str>,
 ) -> Result<(T, Vec<Reference>), Failed> {
     let mut absent = BTreeSet::new();
-    let mut errors = Vec::new();
-    let mut references = Vec::new();
-    for _ in 0..MAX_PASSES {
+    let mut pass = 1;
+    loop {
         let state = State {
             absent: RefCell::new(absent),
             ..State::default()
@@ -77,24 +76,21 @@ pub fn read<'a, T: Deserialize<'a>>(
             state: &state,
         });
         let learned = state.learned.get();
-        errors = state.errors.into_inner();
-        references = state.references.into_inner();
-        let failed = |errors, references| Err(Failed { errors, references });
+        let mut errors = state.errors.into_inner();
+        let references = state.references.into_inner();
         match result {
             Ok(value) if errors.is_empty() => return Ok((value, references)),
-            Ok(_) => return failed(errors, references),
-            Err(e) if e.missing.is_some() && learned => {
+            // A required field was found absent: read again, knowing it.
+            Err(e) if e.missing.is_some() && learned && pass < MAX_PASSES => {
                 absent = state.absent.into_inner();
+                pass += 1;
+                continue;
             }
-            Err(e) => {
-                if !e.recorded {
-                    errors.push(e);
-                }
-                return failed(errors, references);
-            }
+            Err(e) if !e.recorded => errors.push(e),
+            _ => {}
         }
+        return Err(Failed { errors, references });
     }
-    Err(Failed { errors, references })
 }
 
 /// A struct's name in an editor's words: `CardGrid` → "card grid".
