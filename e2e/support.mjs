@@ -4,7 +4,7 @@
 
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -39,6 +39,11 @@ export function copySite() {
   const copy = mkdtempSync(path.join(base, "site-"));
   for (const dir of ["content", "templates", "islands", "styles", "public"]) {
     cpSync(path.join(root, dir), path.join(copy, dir), { recursive: true });
+  }
+  // The image caches are keyed by content, so the project's serve the copy too.
+  for (const cache of ["images", "social"]) {
+    const from = path.join(root, ".site", cache);
+    if (existsSync(from)) cpSync(from, path.join(copy, ".site", cache), { recursive: true });
   }
   return copy;
 }

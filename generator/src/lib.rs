@@ -13,6 +13,7 @@ pub mod check;
 mod conditional;
 pub mod content;
 pub mod diagnostics;
+pub mod images;
 mod json_lines;
 pub mod output;
 pub mod pipeline;

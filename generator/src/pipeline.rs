@@ -288,6 +288,7 @@ fn render(
         bundle: Arc::new(bundle.clone()),
         ssr: ssr.clone(),
         node_modules: session.bundles.node_modules(),
+        images: Arc::new(crate::images::Processor::new(root)),
     });
     let diagnostics = renderer.check_templates();
     if !diagnostics.is_empty() {
@@ -503,6 +504,15 @@ fn collect_files(
             bundle.files(),
             &root.join(".site").join("compressed"),
         )?;
+    }
+    // Image variants and social cards, each once however many pages link it.
+    let made: std::collections::BTreeMap<&String, &PathBuf> = pages
+        .iter()
+        .flat_map(|p| p.files.iter().map(|(url, file)| (url, file)))
+        .collect();
+    for (url, file) in made {
+        let rel = url.trim_start_matches('/').to_string();
+        files.add(rel, Source::Immutable(file.clone()), "the image cache")?;
     }
     for page in &pages {
         let origin = format!("page {}", page.route);

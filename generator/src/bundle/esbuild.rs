@@ -56,6 +56,7 @@ impl Spec {
                 "minify": true, "charset": "utf8", "legalComments": "none",
                 "outbase": root, "outdir": self.out, "publicPath": "/assets",
                 "entryNames": "[dir]/[name]-[hash]", "assetNames": "media/[name]-[hash]",
+                "loader": { ".woff2": "file" },
             }),
             Kind::Browser => json!({
                 "absWorkingDir": root, "entryPoints": self.entries, "bundle": true,
@@ -80,7 +81,7 @@ impl Spec {
 }
 
 /// Bump when the options above change, so cached bundles are not reused.
-pub const OPTIONS_VERSION: &str = "5";
+pub const OPTIONS_VERSION: &str = "6";
 
 /// esbuild's metafile: what each output is and imports.
 #[derive(Debug, Deserialize)]

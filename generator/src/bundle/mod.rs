@@ -117,6 +117,21 @@ impl Bundle {
             .find_map(|p| p.entries.get(source).map(String::as_str))
     }
 
+    /// The web fonts the stylesheets load (`/assets/media/*.woff2`), which every
+    /// page preloads.
+    pub fn fonts(&self) -> Vec<&str> {
+        self.styles
+            .as_deref()
+            .map(|p| {
+                p.files
+                    .keys()
+                    .filter(|u| u.ends_with(".woff2"))
+                    .map(String::as_str)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     pub fn island_names(&self) -> &[String] {
         self.islands.as_ref().map_or(&[], |i| i.names.as_slice())
     }

@@ -57,14 +57,15 @@ pub fn print_report(report: &Report, verbose: bool) {
         report.host.name(),
     );
     if !report.weights.is_empty() {
-        println!("  page weight in KB after gzip (HTML · CSS · JavaScript):");
+        println!("  page weight in KB, after gzip but the font (HTML · CSS · JavaScript · font):");
         let kb = |b: u64| format!("{:.1}", b as f64 / 1000.0);
         for (route, w) in &report.weights {
             println!(
-                "    {route:<36} {:>6} · {:>6} · {:>6}",
+                "    {route:<36} {:>6} · {:>6} · {:>6} · {:>6}",
                 kb(w.html),
                 kb(w.css),
-                kb(w.javascript)
+                kb(w.javascript),
+                kb(w.font)
             );
         }
     }

@@ -64,6 +64,9 @@ pub struct Budget {
     /// The HTML document, in KB after gzip.
     #[serde(default)]
     pub html_kb: Option<f64>,
+    /// The web fonts a page preloads, in KB as served (woff2 is compressed already).
+    #[serde(default)]
+    pub font_kb: Option<f64>,
 }
 
 /// Page-weight budgets: a default, and routes with their own.
@@ -91,6 +94,7 @@ impl Budgets {
             javascript_kb: own.javascript_kb.or(self.default.javascript_kb),
             css_kb: own.css_kb.or(self.default.css_kb),
             html_kb: own.html_kb.or(self.default.html_kb),
+            font_kb: own.font_kb.or(self.default.font_kb),
         }
     }
 }

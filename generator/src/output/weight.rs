@@ -1,6 +1,7 @@
 //! Page weight: what each page makes the browser load before it is interactive
-//! (its HTML, its stylesheets, and the JavaScript its islands need to hydrate),
-//! measured after gzip, and checked against the budgets of `site.yaml`.
+//! (its HTML, its stylesheets, the fonts it preloads, and the JavaScript its
+//! islands need to hydrate), measured after gzip (fonts as they are: woff2 is
+//! compressed already), and checked against the budgets of `site.yaml`.
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -13,6 +14,7 @@ pub struct Weight {
     pub html: u64,
     pub css: u64,
     pub javascript: u64,
+    pub font: u64,
 }
 
 pub fn gzip_len(bytes: &[u8]) -> u64 {
@@ -51,8 +53,16 @@ impl<'a> Sizes<'a> {
                 use rayon::prelude::*;
                 part.files
                     .par_iter()
-                    .filter(|(u, _)| u.ends_with(".js") || u.ends_with(".css"))
-                    .filter_map(|(u, path)| Some((u.clone(), gzip_len(&std::fs::read(path).ok()?))))
+                    .filter_map(|(u, path)| {
+                        let size = if u.ends_with(".js") || u.ends_with(".css") {
+                            gzip_len(&std::fs::read(path).ok()?)
+                        } else if u.ends_with(".woff2") {
+                            std::fs::metadata(path).ok()?.len()
+                        } else {
+                            return None;
+                        };
+                        Some((u.clone(), size))
+                    })
                     .collect()
             });
             return sizes.get(url).copied().unwrap_or(0);
@@ -65,7 +75,14 @@ impl<'a> Sizes<'a> {
 /// its hydrating islands need (the runtime, React, each island's chunks), but not
 /// what islands import later on demand (the storage client, on submit).
 pub fn page_weight(html: &str, hydrating: &[&str], bundle: &Bundle, sizes: &Sizes) -> Weight {
-    let css = stylesheets(html).iter().map(|u| sizes.get(u)).sum();
+    let css = links(html, "rel=\"stylesheet\"")
+        .iter()
+        .map(|u| sizes.get(u))
+        .sum();
+    let font = links(html, "as=\"font\"")
+        .iter()
+        .map(|u| sizes.get(u))
+        .sum();
     let mut roots: Vec<String> = hydrating
         .iter()
         .filter_map(|i| bundle.island(i))
@@ -87,14 +104,16 @@ pub fn page_weight(html: &str, hydrating: &[&str], bundle: &Bundle, sizes: &Size
         html: gzip_len(html.as_bytes()),
         css,
         javascript: scripts.iter().map(|u| sizes.get(u)).sum(),
+        font,
     }
 }
 
-fn stylesheets(html: &str) -> Vec<String> {
+/// The `href` of every `<link>` with `attribute` (`rel="stylesheet"`, `as="font"`).
+fn links(html: &str, attribute: &str) -> Vec<String> {
     let mut out = Vec::new();
     for tag in html.split("<link ").skip(1) {
         let tag = tag.split('>').next().unwrap_or("");
-        if tag.contains("rel=\"stylesheet\"") {
+        if tag.contains(attribute) {
             if let Some(href) = tag
                 .split("href=\"")
                 .nth(1)
@@ -115,14 +134,20 @@ pub fn over_budget(route: &str, weight: Weight, budgets: &Budgets) -> Vec<String
         ("JavaScript", weight.javascript, budget.javascript_kb),
         ("CSS", weight.css, budget.css_kb),
         ("HTML", weight.html, budget.html_kb),
+        ("The font", weight.font, budget.font_kb),
     ]
     .into_iter()
     .filter_map(|(what, bytes, limit)| {
         let limit = limit?;
         (kb(bytes) > limit).then(|| {
             format!(
-                "{route}: {what} is {:.1} KB after gzip, over its budget of {limit} KB",
-                kb(bytes)
+                "{route}: {what} is {:.1} KB{}, over its budget of {limit} KB",
+                kb(bytes),
+                if what == "The font" {
+                    ""
+                } else {
+                    " after gzip"
+                }
             )
         })
     })
@@ -135,9 +160,13 @@ mod tests {
     use crate::content::site::Budget;
 
     #[test]
-    fn finds_the_stylesheets_a_page_links() {
-        let html = r#"<link rel="icon" href="/f.svg"><link rel="stylesheet" href="/assets/styles/main-X.css">"#;
-        assert_eq!(stylesheets(html), ["/assets/styles/main-X.css"]);
+    fn finds_the_stylesheets_and_fonts_a_page_links() {
+        let html = r#"<link rel="icon" href="/f.svg"><link rel="preload" href="/assets/media/f-Y.woff2" as="font" type="font/woff2" crossorigin><link rel="stylesheet" href="/assets/styles/main-X.css">"#;
+        assert_eq!(
+            links(html, r#"rel="stylesheet""#),
+            ["/assets/styles/main-X.css"]
+        );
+        assert_eq!(links(html, r#"as="font""#), ["/assets/media/f-Y.woff2"]);
     }
 
     #[test]
@@ -147,6 +176,7 @@ mod tests {
                 javascript_kb: Some(75.0),
                 css_kb: Some(20.0),
                 html_kb: None,
+                font_kb: Some(35.0),
             },
             routes: [(
                 "/contact".to_string(),
@@ -161,6 +191,7 @@ mod tests {
             html: 900_000,
             css: 10_000,
             javascript: 90_000,
+            font: 27_348,
         };
         // The key `/contact` names the page at `/contact/`.
         assert!(over_budget("/contact/", w, &budgets).is_empty());

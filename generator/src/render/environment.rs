@@ -12,8 +12,10 @@
 //! | `island(name, props, hydrate=…)` | function | an island's server HTML and marker |
 //! | `island_scripts()` | function | the runtime and preloads the page's islands need |
 //! | `asset(path)` | function | the URL of a bundled entry or a `public/` file |
+//! | `fonts()` | function | the URLs of the web fonts the stylesheets load |
 //! | `icon(name, size=…, class=…)` | function | an icon as inline SVG |
-//! | `image(src, alt, eager=…, class=…)` | function | an `<img>` with its size |
+//! | `image(src, alt, eager=…, class=…, sizes=…)` | function | a `<picture>` (or SVG `<img>`) with its size |
+//! | `social_card(title, eyebrow=…)` | function | the URL of the page's 1200×630 social card |
 //! | `organization_jsonld()` | function | schema.org data about the company |
 //! | `markdown`, `markdown_inline` | filters | Markdown to HTML |
 //! | `date_long` | filter | `2026-03-01` → `March 1, 2026` |
@@ -26,7 +28,7 @@ use minijinja::{path_loader, Environment, State, UndefinedBehavior, Value};
 
 use super::assets::{asset_url, organization_jsonld};
 use super::icons::Icons;
-use super::images::Images;
+use super::images::{Images, SocialCards};
 use super::islands::Islands;
 use super::pages::{self, Listed, PageList};
 use super::ssr;
@@ -45,6 +47,8 @@ pub struct Inputs<'a> {
     pub ssr: Arc<ssr::Renderer>,
     /// Where lucide's icons are (`node_modules`), when the site has packages.
     pub node_modules: Option<&'a Path>,
+    /// Makes the variants of raster images and the social cards, cached.
+    pub images: Arc<crate::images::Processor>,
 }
 
 pub fn environment(inputs: Inputs) -> Environment<'static> {
@@ -55,12 +59,21 @@ pub fn environment(inputs: Inputs) -> Environment<'static> {
         bundle,
         ssr,
         node_modules,
+        images: processor,
     } = inputs;
     let mut env = Environment::new();
     env.set_loader(path_loader(root.join("templates")));
     env.set_undefined_behavior(UndefinedBehavior::Strict);
     env.set_debug(true);
     env.set_formatter(html_formatter);
+    // The social card's SVG template is markup too.
+    env.set_auto_escape_callback(|name| {
+        if name.ends_with(".svg") {
+            minijinja::AutoEscape::Html
+        } else {
+            minijinja::default_auto_escape_callback(name)
+        }
+    });
 
     // Globals.
     env.add_global("site", Value::from(Serde(&content.config)));
@@ -114,16 +127,33 @@ pub fn environment(inputs: Inputs) -> Environment<'static> {
     });
 
     // Assets, icons, images.
+    let fonts: Vec<String> = bundle.fonts().into_iter().map(String::from).collect();
+    let font_files = bundle
+        .files()
+        .filter(|(url, _)| url.ends_with(".woff2"))
+        .map(|(_, file)| file.clone())
+        .collect();
+    env.add_function("fonts", move || Value::from(fonts.clone()));
     let public = root.join("public");
     env.add_function("asset", move |path: &str| asset_url(&bundle, &public, path));
     let icons = Icons::new(root, Places::of(root, node_modules).icons);
     env.add_function("icon", move |name: &str, kwargs: Kwargs| {
         icons.render(name, kwargs)
     });
-    let images = Images::new(root.join("public"));
-    env.add_function("image", move |src: &str, alt: &str, kwargs: Kwargs| {
-        images.render(src, alt, kwargs)
-    });
+    let images = Images::new(root.join("public"), processor);
+    env.add_function(
+        "image",
+        move |state: &mut State, src: &str, alt: &str, kwargs: Kwargs| {
+            images.render(state, src, alt, kwargs)
+        },
+    );
+    let social = SocialCards {
+        cards: crate::images::social::Cards::new(root, font_files),
+    };
+    env.add_function(
+        "social_card",
+        move |state: &mut State, title: &str, kwargs: Kwargs| social.render(state, title, kwargs),
+    );
     let organization = organization_jsonld(&content.config);
     env.add_function("organization_jsonld", move || {
         Value::from_safe_string(organization.clone())

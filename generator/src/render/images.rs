@@ -1,34 +1,61 @@
-//! `image(src, alt)`: an `<img>` for a file under `public/`, always with its
-//! intrinsic width and height (so nothing shifts as it loads), lazy unless `eager`.
+//! `image(src, alt)`: a picture of a file under `public/`, always with its
+//! intrinsic width and height (so nothing shifts as it loads), lazy unless `eager`
+//! (the page's largest picture above the fold, fetched first). A JPEG, PNG or WebP
+//! becomes a `<picture>` of AVIF, WebP and its own format at several widths, with
+//! `sizes` saying how wide it is shown (`100vw` unless told); an SVG stays one `<img>`.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use minijinja::value::Kwargs;
-use minijinja::{Error, ErrorKind, Value};
+use minijinja::{Error, ErrorKind, State, Value};
 
 use super::svg::svg_size;
 use super::text::escape_attribute;
+use crate::images::social::{self, Cards};
+use crate::images::{Format, Processed, Processor};
+
+/// Files a page links that are made while it renders (image variants, its social
+/// card): public URL → file. Kept on the render state.
+#[derive(Debug, Default)]
+pub struct PageFiles(pub Vec<(String, PathBuf)>);
+
+impl PageFiles {
+    pub fn add(state: &mut State, url: &str, file: &std::path::Path) {
+        state
+            .get_or_insert_extension(PageFiles::default())
+            .0
+            .push((url.to_string(), file.to_path_buf()));
+    }
+}
 
 pub struct Images {
     public: PathBuf,
     sizes: Mutex<HashMap<String, (u32, u32)>>,
+    processor: Arc<Processor>,
 }
 
 impl Images {
-    pub fn new(public: PathBuf) -> Images {
+    pub fn new(public: PathBuf, processor: Arc<Processor>) -> Images {
         Images {
             public,
             sizes: Mutex::new(HashMap::new()),
+            processor,
         }
     }
 
-    pub fn render(&self, src: &str, alt: &str, kwargs: Kwargs) -> Result<Value, Error> {
+    pub fn render(
+        &self,
+        state: &mut State,
+        src: &str,
+        alt: &str,
+        kwargs: Kwargs,
+    ) -> Result<Value, Error> {
         let eager: Option<bool> = kwargs.get("eager")?;
         let class: Option<String> = kwargs.get("class")?;
+        let sizes: Option<String> = kwargs.get("sizes")?;
         kwargs.assert_all_used()?;
-        let (width, height) = self.size(src)?;
         let loading = if eager.unwrap_or(false) {
             r#" fetchpriority="high""#
         } else {
@@ -37,13 +64,30 @@ impl Images {
         let class = class
             .map(|c| format!(r#" class="{}""#, escape_attribute(&c)))
             .unwrap_or_default();
+        let alt = escape_attribute(alt);
+        if Processor::handles(src) {
+            let processed = self
+                .processor
+                .process(src)
+                .map_err(|e| Error::new(ErrorKind::InvalidOperation, e))?;
+            for v in &processed.variants {
+                PageFiles::add(state, &v.url, &v.file);
+            }
+            let sizes = escape_attribute(sizes.as_deref().unwrap_or("100vw"));
+            return Ok(Value::from_safe_string(picture(
+                &processed,
+                &format!(r#"alt="{alt}"{loading} decoding="async"{class}"#),
+                &sizes,
+            )));
+        }
+        let (width, height) = self.size(src)?;
         Ok(Value::from_safe_string(format!(
-            r#"<img src="{}" alt="{}" width="{width}" height="{height}"{loading} decoding="async"{class}>"#,
+            r#"<img src="{}" alt="{alt}" width="{width}" height="{height}"{loading} decoding="async"{class}>"#,
             escape_attribute(src),
-            escape_attribute(alt)
         )))
     }
 
+    /// The intrinsic size of an SVG (from its attributes) or other image.
     fn size(&self, src: &str) -> Result<(u32, u32), Error> {
         if let Some(s) = self
             .sizes
@@ -81,5 +125,68 @@ impl Images {
             .unwrap_or_else(PoisonError::into_inner)
             .insert(src.to_string(), size);
         Ok(size)
+    }
+}
+
+/// `<picture>`: a `<source>` per better format, then the `<img>` in the original's.
+fn picture(p: &Processed, attributes: &str, sizes: &str) -> String {
+    let srcset = |format: Format| {
+        p.of_format(format)
+            .map(|v| format!("{} {}w", v.url, v.width))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let Some((&fallback, better)) = p.formats.split_last() else {
+        return String::new();
+    };
+    let mut out = String::from("<picture>");
+    for &format in better {
+        out.push_str(&format!(
+            r#"<source type="{}" srcset="{}" sizes="{sizes}">"#,
+            format.mime(),
+            srcset(format)
+        ));
+    }
+    // Browsers without srcset take a middle width: sharp enough, not the largest.
+    let src = p
+        .of_format(fallback)
+        .filter(|v| v.width <= 1200)
+        .last()
+        .or_else(|| p.of_format(fallback).next())
+        .map(|v| v.url.as_str())
+        .unwrap_or_default();
+    out.push_str(&format!(
+        r#"<img src="{src}" srcset="{}" sizes="{sizes}" width="{}" height="{}" {attributes}></picture>"#,
+        srcset(fallback),
+        p.width,
+        p.height
+    ));
+    out
+}
+
+/// `social_card(title, eyebrow=…)`: the URL of the page's social card, drawn from
+/// `templates/social/card.svg` with the title in lines that fit.
+pub struct SocialCards {
+    pub cards: Cards,
+}
+
+impl SocialCards {
+    pub fn render(&self, state: &mut State, title: &str, kwargs: Kwargs) -> Result<Value, Error> {
+        let eyebrow: Option<String> = kwargs.get("eyebrow")?;
+        kwargs.assert_all_used()?;
+        let template = state.env().get_template("social/card.svg")?;
+        let svg = template.render(minijinja::context! {
+            lines => social::wrap(title, 24, 3),
+            eyebrow => eyebrow,
+            site => state.lookup("site"),
+            width => social::WIDTH,
+            height => social::HEIGHT,
+        })?;
+        let card = self
+            .cards
+            .card(&svg)
+            .map_err(|e| Error::new(ErrorKind::InvalidOperation, e))?;
+        PageFiles::add(state, &card.url, &card.file);
+        Ok(Value::from(card.url))
     }
 }

@@ -38,6 +38,8 @@ pub struct Rendered {
     pub islands: Vec<String>,
     /// Whether the page read a list of pages (`pages`, `pages_in`).
     pub lists_pages: bool,
+    /// Files made for the page (image variants, its social card): URL → file.
+    pub files: Vec<(String, PathBuf)>,
 }
 
 /// Settings that vary between builds of the same content.
@@ -76,8 +78,8 @@ struct PageContext<'a> {
     url: String,
 }
 
-/// A hash of everything all pages depend on: the templates, `site.yaml`, the
-/// settings and the bundle. When it changes, every page is rendered again.
+/// A hash of everything all pages depend on: the templates, `public/`, `site.yaml`,
+/// the settings and the bundle. When it changes, every page is rendered again.
 pub fn everything_hash(
     root: &Path,
     content: &Content,
@@ -96,6 +98,19 @@ pub fn everything_hash(
         if let Ok(bytes) = std::fs::read(entry.path()) {
             h.update(&(bytes.len() as u64).to_le_bytes());
             h.update(&bytes);
+        }
+    }
+    // The pictures under public/: a replaced photo gets new variants, so every
+    // page that shows it must link them (by size and time, not read).
+    for entry in walkdir::WalkDir::new(root.join("public"))
+        .sort_by_file_name()
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+    {
+        h.update(entry.path().to_string_lossy().as_bytes());
+        if let Some(f) = crate::content::Fingerprint::of(entry.path()) {
+            h.update(format!("{f:?}").as_bytes());
         }
     }
     h.update(
@@ -272,6 +287,11 @@ impl Renderer {
                     .collect()
             })
             .unwrap_or_default();
+        let files = captured
+            .state()
+            .get_extension::<images::PageFiles>()
+            .map(|f| f.0.clone())
+            .unwrap_or_default();
         let html = self.finish(captured.into_output());
         Ok(Rendered {
             route: page.route.clone(),
@@ -279,6 +299,7 @@ impl Renderer {
             html: html.into(),
             islands,
             lists_pages: pages::listed_pages(),
+            files,
         })
     }
 
