@@ -16,7 +16,7 @@ help:
 	@echo "make build   build the site into dist/"
 	@echo "make lint    cargo fmt --check, clippy, tsc --noEmit, stale schemas, the GitHub workflows"
 	@echo "make check   build the site and check its links, images and headings"
-	@echo "make screenshots   full-page screenshots of every route at 375 and 1280 px"
+	@echo "make screenshots   full-page screenshots of every route at 320, 375, 768 and 1280 px, and a contact sheet per width"
 	@echo "make bench   build speed against Hugo, this site's build and reload times, page weight"
 
 # npm ci from the committed lockfile, again whenever the lockfile changes.

@@ -167,12 +167,15 @@ def report():
         c = latency[key]
         lines.append(f"| save to served, {what} ({c['n']} edits) | p50 {c['p50']} ms, p95 {c['p95']} ms ({c['min']}–{c['max']}) |")
     weights = node("weight.mjs")
-    lines += ["", "## 3. Page weight (what loads before the page is interactive; KiB raw / gzip / brotli)", ""]
-    lines.append("| route | HTML | CSS | JavaScript | requests |")
-    lines.append("|---|---:|---:|---:|---:|")
+    lines += ["", "## 3. Page weight (KiB raw / gzip / brotli; HTML, CSS, JavaScript and the font are what loads before the page is interactive, images what a visitor who reads to the end downloads at that width)", ""]
+    lines.append("| route | HTML | CSS | JavaScript | font | images at 375 px | images at 1280 px | requests |")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|")
     for w in weights:
-        cells = [" / ".join(kb(w[kind][enc]) for enc in ("raw", "gzip", "br")) for kind in ("html", "css", "js")]
-        lines.append(f"| {w['route']} | {cells[0]} | {cells[1]} | {cells[2]} | {w['requests']} |")
+        phone, desk = w["375"], w["1280"]
+        cells = [" / ".join(kb(phone[kind][enc]) for enc in ("raw", "gzip", "br")) for kind in ("html", "css", "js")]
+        cells.append(kb(phone["font"]["raw"]))
+        cells += [" / ".join(kb(x["images"][enc]) for enc in ("raw", "br")) for x in (phone, desk)]
+        lines.append(f"| {w['route']} | {' | '.join(cells)} | {phone['requests']} |")
     return "\n".join(lines) + "\n"
 
 

@@ -61,8 +61,9 @@ for (const width of WIDTHS) {
     test("the Home link is the active one", async () => {
       const { page, context } = await openPage(browser, width);
       await page.goto(server.url + "/");
-      const current = await page.locator('header nav a[aria-current="page"]').allTextContents();
-      assert.deepEqual(current, ["Home"]);
+      // In the bar and in the phone menu alike.
+      assert.deepEqual(await page.locator('.site-header__nav a[aria-current="page"]').allTextContents(), ["Home"]);
+      assert.deepEqual(await page.locator('#site-menu a[aria-current="page"]').allTextContents(), ["Home"]);
       await context.close();
     });
 
@@ -73,19 +74,32 @@ for (const width of WIDTHS) {
       assert.equal(await page.locator(".hero .button").count(), 2);
       assert.deepEqual(await page.locator(".hero .button").allTextContents(), ["Explore Our Services", "Contact Us"]);
       assert.equal(await page.locator("#digital-core-capabilities .card").count(), 6);
-      // Every navigation link is reachable without the menu script.
-      const links = page.locator("header nav a");
-      assert.equal(await links.count(), 7);
+      // Every navigation link is reachable without the menu script: in the bar on
+      // wide screens, in the <details> menu (and with Contact Us) on small ones.
+      const phone = width < 1024;
+      assert.equal(await page.locator(".site-header__toggle").isVisible(), phone);
+      if (phone) await page.locator(".site-header__toggle").click();
+      const links = page.locator(phone ? "#site-menu a" : ".site-header__nav a");
+      assert.deepEqual(await links.allInnerTexts(), [
+        "Home", "About Us", "Services", "Industries", "Insights", "Careers", "Contact",
+        ...(phone ? ["Contact Us"] : []),
+      ]);
       for (const link of await links.all()) {
-        await link.scrollIntoViewIfNeeded();
         assert.equal(await link.isVisible(), true, await link.innerText());
+        const box = await link.boundingBox();
+        assert.ok(box.x >= 0 && box.x + box.width <= width, `${await link.innerText()} is on screen`);
       }
-      assert.equal(await page.locator(".site-header__toggle").isVisible(), false);
       assert.deepEqual(problems, []);
       await context.close();
     });
   });
 }
+
+/** Whether the phone menu is open, once the page has settled. */
+const expanded = async (page) => {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+  return page.locator(".site-header__menu").evaluate((el) => el.open);
+};
 
 describe("the mobile menu at 375 px", () => {
   test("opens from the toggle and closes when a link is chosen", async () => {
@@ -96,17 +110,18 @@ describe("the mobile menu at 375 px", () => {
     const nav = page.locator("#site-menu");
     assert.equal(await toggle.isVisible(), true);
     assert.equal(await nav.isVisible(), false);
-    assert.equal(await toggle.getAttribute("aria-expanded"), "false");
+    assert.equal(await expanded(page), false);
     assert.equal(await toggle.getAttribute("aria-controls"), "site-menu");
     await toggle.click();
-    assert.equal(await toggle.getAttribute("aria-expanded"), "true");
+    assert.equal(await expanded(page), true);
     assert.equal(await nav.isVisible(), true);
+    assert.equal(await nav.getByRole("link", { name: "Contact Us" }).isVisible(), true);
     // Stay on the page so the menu's own reaction to the choice can be seen.
     await page.evaluate(() =>
       document.addEventListener("click", (e) => e.target.closest("a") && e.preventDefault(), { capture: true }),
     );
     await nav.getByRole("link", { name: "Services" }).click();
-    assert.equal(await toggle.getAttribute("aria-expanded"), "false");
+    assert.equal(await expanded(page), false);
     assert.equal(await nav.isVisible(), false);
     assert.deepEqual(problems, []);
     await context.close();
@@ -119,7 +134,7 @@ describe("the mobile menu at 375 px", () => {
     const toggle = page.locator(".site-header__toggle");
     await toggle.click();
     await page.keyboard.press("Escape");
-    assert.equal(await toggle.getAttribute("aria-expanded"), "false");
+    assert.equal(await expanded(page), false);
     assert.equal(await toggle.evaluate((el) => el === document.activeElement), true);
     await context.close();
   });
@@ -136,13 +151,13 @@ describe("the mobile menu by keyboard alone", () => {
     await page.keyboard.press("Tab");
     assert.equal(await focused(), "Menu");
     await page.keyboard.press("Enter");
-    assert.equal(await page.locator(".site-header__toggle").getAttribute("aria-expanded"), "true");
+    assert.equal(await expanded(page), true);
     const seen = [];
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < 8; i++) {
       await page.keyboard.press("Tab");
       seen.push(await focused());
     }
-    assert.deepEqual(seen, ["Home", "About Us", "Services", "Industries", "Insights", "Careers", "Contact"]);
+    assert.deepEqual(seen, ["Home", "About Us", "Services", "Industries", "Insights", "Careers", "Contact", "Contact Us"]);
     await page.keyboard.press("Escape");
     assert.equal(await focused(), "Menu");
     assert.equal(await page.locator("#site-menu").isVisible(), false);
@@ -156,7 +171,7 @@ describe("at 1280 px", () => {
     await page.goto(server.url + "/");
     await hydrated(page);
     assert.equal(await page.locator(".site-header__toggle").isVisible(), false);
-    assert.equal(await page.locator("#site-menu").isVisible(), true);
+    assert.equal(await page.locator(".site-header__nav").isVisible(), true);
     assert.equal(await page.locator(".site-header__cta").isVisible(), true);
     await context.close();
   });

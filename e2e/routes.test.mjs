@@ -1,6 +1,8 @@
-// Every route of the site in Chromium at 375 and 1280 px: no console error, no
-// hydration warning, no axe-core violation (WCAG 2.1 A and AA); the six main
-// pages have every section of the spec, in order, with the spec's counts.
+// Every route of the site in Chromium at 320, 375, 768 and 1280 px: no console
+// error, no hydration warning, no axe-core violation (WCAG 2.1 A and AA), nothing
+// wider than the screen, the brand face on every control, no clipped text; the
+// six main pages have their hero picture and every section of the spec, in order,
+// with the spec's counts.
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -184,7 +186,11 @@ const PAGES = {
       const hours = await texts(page, "#our-global-offices .office__details span:last-child");
       assert.deepEqual(hours.map((h) => h.split(" ").pop()), ["IST", "CST", "GMT", "SGT", "AEST"]);
       assert.match(await page.locator("#find-us").innerText(), /Silicon Valley/);
-      assert.equal(await count(page, "#find-us img"), 1);
+      // The map is drawn at build time: land in an image, a pin per office.
+      assert.match(await page.locator("#find-us img").getAttribute("src"), /^\/assets\/maps\/world-[0-9a-f]+\.svg$/);
+      assert.equal(await count(page, "#find-us .world-map__pin"), 6);
+      assert.equal(await count(page, "#find-us .world-map__pin--hq"), 1);
+      assert.deepEqual(await texts(page, "#find-us .world-map__legend strong"), ["Silicon Valley", "Hyderabad", "Austin", "London", "Singapore", "Sydney"]);
       assert.equal(await count(page, "#faq details"), 5);
       const faq = await page.locator("#faq").textContent();
       for (const fact of ["3-6 months", "12-18 months", "24/7", "GDPR", "HIPAA"]) assert.ok(faq.includes(fact), fact);
@@ -231,26 +237,73 @@ test("the footer is the spec's: four groups of five links, legal links, contact,
   await context.close();
 });
 
-for (const width of WIDTHS) {
-  describe(`every route at ${width} px`, () => {
-    test("loads and hydrates with no console error or hydration warning, and no accessibility violation", async () => {
-      for (const route of routes) {
-        const { page, context, problems } = await openPage(browser, width);
-        await page.goto(server.url + route);
-        await hydrated(page);
-        assert.equal(await count(page, "h1"), 1, route);
-        const overflowing = await page.evaluate((w) => {
-          const wide = Array.from(document.querySelectorAll("body *")).filter((e) => e.getBoundingClientRect().right > w + 0.5);
-          return wide.filter((e) => !e.closest(".site-header__nav")).slice(0, 3).map((e) => `${e.tagName.toLowerCase()}.${e.className}`);
-        }, width);
-        assert.deepEqual(overflowing, [], `${route}: nothing wider than the screen`);
-        assert.ok((await page.title()).length > 0, route);
-        assert.deepEqual(await axeViolations(page), [], route);
-        assert.deepEqual(problems, [], route);
-        await context.close();
-      }
-    });
+/**
+ * What a visitor would see wrong at the page's current width: anything wider than
+ * the screen, a button or text control not in the brand face at 16 px or more, and
+ * heading or button text that does not fit its box. Hidden elements (the closed
+ * phone menu) are skipped.
+ */
+function layoutProblems(page, width) {
+  return page.evaluate(async (vw) => {
+    await document.fonts.ready;
+    const shown = (el) => el.checkVisibility() && el.getBoundingClientRect().width > 0;
+    const name = (el) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === "string" ? "." + el.className.split(" ")[0] : ""} "${(el.textContent || el.getAttribute("aria-label") || "").trim().slice(0, 30)}"`;
+    const out = [];
+    if (!document.fonts.check('16px "Plus Jakarta Sans"')) out.push("the brand face is not loaded");
+    for (const el of document.querySelectorAll("body *")) {
+      if (!shown(el)) continue;
+      const box = el.getBoundingClientRect();
+      if (box.right > vw + 0.5 || box.left < -0.5) out.push(`wider than the screen: ${name(el)}`);
+    }
+    const controls = "button, input:not([type=checkbox]):not([type=radio]):not([type=hidden]), select, textarea, .button, summary.icon-button";
+    for (const el of document.querySelectorAll(controls)) {
+      if (!shown(el)) continue;
+      const style = getComputedStyle(el);
+      if (!style.fontFamily.startsWith('"Plus Jakarta Sans"')) out.push(`not in the brand face: ${name(el)} (${style.fontFamily})`);
+      if (parseFloat(style.fontSize) < 16) out.push(`smaller than 16 px: ${name(el)} (${style.fontSize})`);
+    }
+    for (const el of document.querySelectorAll("h1, h2, h3, h4, button, .button")) {
+      if (!shown(el) || getComputedStyle(el).display === "inline") continue;
+      if (el.scrollWidth > el.clientWidth + 1) out.push(`text does not fit: ${name(el)}`);
+    }
+    return [...new Set(out)].slice(0, 10);
+  }, width);
+}
 
+describe("every route", () => {
+  test(`at ${WIDTHS.join(", ")} px: no console error, hydration warning or accessibility violation, nothing wider than the screen, controls in the brand face at 16 px or more, no clipped text`, async () => {
+    for (const route of routes) {
+      const { page, context, problems } = await openPage(browser, WIDTHS[0]);
+      await page.goto(server.url + route);
+      await hydrated(page);
+      assert.equal(await count(page, "h1"), 1, route);
+      assert.ok((await page.title()).length > 0, route);
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 800 });
+        assert.deepEqual(await layoutProblems(page, width), [], `${route} at ${width} px`);
+        assert.deepEqual(await axeViolations(page), [], `${route} at ${width} px`);
+      }
+      assert.deepEqual(problems, [], route);
+      await context.close();
+    }
+  });
+
+  test("the six main pages open on a hero with its picture at 1280 px", async () => {
+    for (const route of ["/", "/about/", "/services/", "/industries/", "/insights/", "/contact/"]) {
+      const { page, context } = await openPage(browser, 1280);
+      await page.goto(server.url + route);
+      const picture = page.locator(".hero .hero__media img");
+      assert.equal(await picture.isVisible(), true, route);
+      const shown = await picture.evaluate((img) => img.complete && img.naturalWidth > 0 && img.getBoundingClientRect().width >= 300);
+      assert.ok(shown, `${route}: the hero's picture is loaded and at least 300 px wide`);
+      assert.equal(await picture.getAttribute("fetchpriority"), "high", route);
+      await context.close();
+    }
+  });
+});
+
+for (const width of [375, 1280]) {
+  describe(`the main pages at ${width} px`, () => {
     for (const [route, spec] of Object.entries(PAGES)) {
       test(`${route} has every section of the spec, in order`, async () => {
         const { page, context } = await openPage(browser, width);

@@ -14,7 +14,8 @@ import { chromium } from "playwright-core";
 const require = createRequire(import.meta.url);
 const root = path.resolve(import.meta.dirname, "..");
 
-export const WIDTHS = [375, 1280];
+/** The widths every page is tried at: small and large phones, a tablet, a laptop. */
+export const WIDTHS = [320, 375, 768, 1280];
 
 /** A TCP port on 127.0.0.1 that nothing listens on now. */
 export function freePort() {

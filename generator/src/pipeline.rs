@@ -281,6 +281,7 @@ fn render(
     session: &mut Session,
 ) -> Stage<Pages> {
     let ssr = server_renderer(root, bundle, session)?;
+    let node = session.bundles.tools(root).ok().map(|t| t.node.clone());
     let renderer = Renderer::new(environment::Inputs {
         root,
         content,
@@ -289,6 +290,7 @@ fn render(
         ssr: ssr.clone(),
         node_modules: session.bundles.node_modules(),
         images: Arc::new(crate::images::Processor::new(root)),
+        node: node.as_deref(),
     });
     let diagnostics = renderer.check_templates();
     if !diagnostics.is_empty() {

@@ -67,6 +67,8 @@ blocks! {
     "contact" => Contact(Contact),
     /// The company's offices.
     "offices" => Offices(Offices),
+    /// Text beside a world map, drawn at build time, with a pin for each place.
+    "map" => Map(Map),
     /// Questions and answers.
     "faq" => Faq(Faq),
     /// A section of Markdown text.
@@ -143,7 +145,8 @@ fn failed(errors: Vec<yaml::Error>) -> yaml::Failed {
 }
 
 /// Rules across fields, which a field's type alone cannot say: a grid's
-/// `columns` is 2, 3 or 4; a role selector's `default` is one of its `roles`.
+/// `columns` is 2, 3 or 4; a role selector's `default` is one of its `roles`; a
+/// pin's latitude and longitude are on the globe.
 fn rules(tag: &str, node: &Node, path: &str) -> Vec<yaml::Error> {
     let at = |field: &str, n: &Node, message: String| {
         yaml::Error::at(n.span, &yaml::child_path(path, field), message)
@@ -187,6 +190,38 @@ fn rules(tag: &str, node: &Node, path: &str) -> Vec<yaml::Error> {
                             roles.join(", ")
                         ),
                     ));
+                }
+            }
+        }
+        "map" => {
+            let pins = match node.get("pins").map(|n| &n.kind) {
+                Some(yaml::Kind::Seq(items)) => items.as_slice(),
+                _ => &[],
+            };
+            for (i, pin) in pins.iter().enumerate() {
+                for (field, limit) in [("latitude", 90.0), ("longitude", 180.0)] {
+                    let Some(n) = pin.get(field) else { continue };
+                    let value = match n.kind {
+                        yaml::Kind::Float(f) => Some(f),
+                        yaml::Kind::Int(v) => Some(v as f64),
+                        yaml::Kind::UInt(v) => Some(v as f64),
+                        _ => None,
+                    };
+                    if let Some(v) = value.filter(|v| v.abs() > limit) {
+                        // A latitude past 90 that would be a longitude: the pair is swapped.
+                        let hint = if field == "latitude" && v.abs() <= 180.0 {
+                            "; are latitude and longitude swapped?"
+                        } else {
+                            ""
+                        };
+                        broken.push(yaml::Error::at(
+                            n.span,
+                            &format!("{path}.pins[{i}].{field}"),
+                            format!(
+                                "a {field} is between -{limit} and {limit} degrees, not {v}{hint}"
+                            ),
+                        ));
+                    }
                 }
             }
         }
@@ -539,6 +574,39 @@ pub struct Office {
     pub email: String,
     /// Its opening hours.
     pub hours: String,
+}
+
+section! {
+    /// Text beside a world map that the build draws from Natural Earth's data,
+    /// with a pin at each place.
+    pub struct Map {
+        /// Markdown beside the map.
+        pub text: Markdown,
+        /// The places to pin, with their coordinates.
+        pub pins: Vec<Pin>,
+        /// What the map shows, for people who cannot see it.
+        pub alt: String,
+    }
+}
+
+/// A place on the map.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Pin {
+    /// The place's name, shown beside its pin.
+    pub label: String,
+    /// A word or two under the name, e.g. "Headquarters".
+    #[serde(default)]
+    pub note: Option<String>,
+    /// Degrees north of the equator (south is negative), e.g. 17.44.
+    #[schemars(range(min = -90, max = 90))]
+    pub latitude: f64,
+    /// Degrees east of Greenwich (west is negative), e.g. 78.38.
+    #[schemars(range(min = -180, max = 180))]
+    pub longitude: f64,
+    /// Draw this pin larger and in the accent colour.
+    #[serde(default)]
+    pub headquarters: bool,
 }
 
 section! {

@@ -1,11 +1,13 @@
 //! Responsive images: a JPEG, PNG or WebP under `public/` becomes AVIF, WebP and
 //! its own format at several widths (never wider than the original), for a
-//! `<picture>` to choose from; and every page gets a social card ([`social`]).
+//! `<picture>` to choose from; every page gets a social card ([`social`]); and
+//! world maps are drawn from geographic data ([`maps`]).
 //!
 //! Work is cached under `.site/images/` by a hash of the original's bytes and of
 //! the encoder settings, so a warm build only hashes the file. Within a build each
 //! image is processed once, however many pages show it, its variants in parallel.
 
+pub mod maps;
 pub mod social;
 
 use std::collections::HashMap;

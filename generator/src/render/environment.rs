@@ -16,9 +16,11 @@
 //! | `icon(name, size=…, class=…)` | function | an icon as inline SVG |
 //! | `image(src, alt, eager=…, class=…, sizes=…)` | function | a `<picture>` (or SVG `<img>`) with its size |
 //! | `social_card(title, eyebrow=…)` | function | the URL of the page's 1200×630 social card |
+//! | `world_map(pins)` | function | a world map drawn at build time, with its pins placed |
 //! | `organization_jsonld()` | function | schema.org data about the company |
 //! | `markdown`, `markdown_inline` | filters | Markdown to HTML |
 //! | `date_long` | filter | `2026-03-01` → `March 1, 2026` |
+//! | `email_breaks` | filter | an e-mail address that wraps only at `@` and dots |
 
 use std::path::Path;
 use std::sync::Arc;
@@ -28,7 +30,7 @@ use minijinja::{path_loader, Environment, State, UndefinedBehavior, Value};
 
 use super::assets::{asset_url, organization_jsonld};
 use super::icons::Icons;
-use super::images::{Images, SocialCards};
+use super::images::{Images, SocialCards, WorldMaps};
 use super::islands::Islands;
 use super::pages::{self, Listed, PageList};
 use super::ssr;
@@ -49,6 +51,8 @@ pub struct Inputs<'a> {
     pub node_modules: Option<&'a Path>,
     /// Makes the variants of raster images and the social cards, cached.
     pub images: Arc<crate::images::Processor>,
+    /// Node, which draws maps, when it was found.
+    pub node: Option<&'a Path>,
 }
 
 pub fn environment(inputs: Inputs) -> Environment<'static> {
@@ -60,6 +64,7 @@ pub fn environment(inputs: Inputs) -> Environment<'static> {
         ssr,
         node_modules,
         images: processor,
+        node,
     } = inputs;
     let mut env = Environment::new();
     env.set_loader(path_loader(root.join("templates")));
@@ -154,6 +159,16 @@ pub fn environment(inputs: Inputs) -> Environment<'static> {
         "social_card",
         move |state: &mut State, title: &str, kwargs: Kwargs| social.render(state, title, kwargs),
     );
+    let maps = WorldMaps {
+        maps: crate::images::maps::Maps::new(
+            root,
+            node.map(Path::to_path_buf),
+            node_modules.map(Path::to_path_buf),
+        ),
+    };
+    env.add_function("world_map", move |state: &mut State, pins: Value| {
+        maps.render(state, pins)
+    });
     let organization = organization_jsonld(&content.config);
     env.add_function("organization_jsonld", move || {
         Value::from_safe_string(organization.clone())
@@ -163,6 +178,7 @@ pub fn environment(inputs: Inputs) -> Environment<'static> {
     env.add_filter("markdown", text::markdown_filter);
     env.add_filter("markdown_inline", text::markdown_inline_filter);
     env.add_filter("date_long", text::long_date);
+    env.add_filter("email_breaks", text::email_breaks);
     env
 }
 

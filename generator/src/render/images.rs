@@ -13,6 +13,7 @@ use minijinja::{Error, ErrorKind, State, Value};
 
 use super::svg::svg_size;
 use super::text::escape_attribute;
+use crate::images::maps::{Maps, Place};
 use crate::images::social::{self, Cards};
 use crate::images::{Format, Processed, Processor};
 
@@ -188,5 +189,69 @@ impl SocialCards {
             .map_err(|e| Error::new(ErrorKind::InvalidOperation, e))?;
         PageFiles::add(state, &card.url, &card.file);
         Ok(Value::from(card.url))
+    }
+}
+
+/// `world_map(pins)`: the map of a `map` block, drawn at build time: its `src`,
+/// `width` and `height`, and each pin with its `x` and `y` on the map and the
+/// `side` its label goes on (left when another pin is close on its right).
+pub struct WorldMaps {
+    pub maps: Maps,
+}
+
+#[derive(serde::Deserialize)]
+struct PinIn {
+    label: String,
+    #[serde(default)]
+    note: Option<String>,
+    latitude: f64,
+    longitude: f64,
+    #[serde(default)]
+    headquarters: bool,
+}
+
+impl WorldMaps {
+    pub fn render(&self, state: &mut State, pins: Value) -> Result<Value, Error> {
+        let pins: Vec<PinIn> = serde_json::to_value(&pins)
+            .and_then(serde_json::from_value)
+            .map_err(|e| Error::new(ErrorKind::InvalidOperation, format!("map pins: {e}")))?;
+        let places: Vec<Place> = pins
+            .iter()
+            .map(|p| Place {
+                latitude: p.latitude,
+                longitude: p.longitude,
+            })
+            .collect();
+        let drawn = self
+            .maps
+            .draw(&places)
+            .map_err(|e| Error::new(ErrorKind::InvalidOperation, e))?;
+        PageFiles::add(state, &drawn.url, &drawn.file);
+        let points = &drawn.pins;
+        let placed: Vec<serde_json::Value> = pins
+            .iter()
+            .zip(points)
+            .enumerate()
+            .map(|(i, (pin, at))| {
+                let crowded = points.iter().enumerate().any(|(j, other)| {
+                    j != i
+                        && other.x > at.x
+                        && other.x - at.x < 160.0
+                        && (other.y - at.y).abs() < 40.0
+                });
+                let side = if crowded || at.x > drawn.width as f64 - 150.0 {
+                    "left"
+                } else {
+                    "right"
+                };
+                serde_json::json!({
+                    "label": pin.label, "note": pin.note, "headquarters": pin.headquarters,
+                    "x": at.x, "y": at.y, "side": side,
+                })
+            })
+            .collect();
+        Ok(Value::from(minijinja::value::Serde(serde_json::json!({
+            "src": drawn.url, "width": drawn.width, "height": drawn.height, "pins": placed,
+        }))))
     }
 }

@@ -28,6 +28,19 @@ const MONTHS: [&str; 12] = [
     "December",
 ];
 
+/// An e-mail address that may wrap only after its `@` and before the dots of its
+/// domain, never mid-word: `a@b.example` → `a@<wbr>b<wbr>.example`.
+pub fn email_breaks(address: &str) -> Value {
+    let escaped = escape_attribute(address);
+    let (local, domain) = escaped.split_once('@').unwrap_or((&escaped, ""));
+    let out = if domain.is_empty() {
+        local.to_string()
+    } else {
+        format!("{local}@<wbr>{}", domain.replace('.', "<wbr>."))
+    };
+    Value::from_safe_string(out)
+}
+
 /// `2023-05-07` → `May 7, 2023`; anything else is returned as it is.
 pub fn long_date(iso: &str) -> String {
     let parts: Vec<&str> = iso.split('-').collect();
@@ -89,6 +102,15 @@ pub fn insert_in_head(html: &str, extra: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_email_address_breaks_only_at_its_at_sign_and_dots() {
+        assert_eq!(
+            email_breaks("sydney@meridian-digital.example").to_string(),
+            "sydney@<wbr>meridian-digital<wbr>.example"
+        );
+        assert_eq!(email_breaks("a&b@c").to_string(), "a&amp;b@<wbr>c");
+    }
 
     #[test]
     fn head_extras_go_right_after_the_charset() {
