@@ -269,7 +269,7 @@ struct Resolved {
 /// The rendered pages, and the 404 page when the site has one.
 struct Pages {
     pages: Vec<Arc<Rendered>>,
-    not_found: Option<String>,
+    not_found: Option<render::Special>,
 }
 
 /// Renders every page (reusing those whose inputs did not change) and the 404 page.
@@ -510,7 +510,9 @@ fn collect_files(
     // Image variants and social cards, each once however many pages link it.
     let made: std::collections::BTreeMap<&String, &PathBuf> = pages
         .iter()
-        .flat_map(|p| p.files.iter().map(|(url, file)| (url, file)))
+        .flat_map(|p| p.files.iter())
+        .chain(not_found.iter().flat_map(|n| n.files.iter()))
+        .map(|(url, file)| (url, file))
         .collect();
     for (url, file) in made {
         let rel = url.trim_start_matches('/').to_string();
@@ -524,10 +526,10 @@ fn collect_files(
             &origin,
         )?;
     }
-    if let Some(html) = not_found {
+    if let Some(special) = not_found {
         files.add(
             "404.html".into(),
-            Source::Bytes(html.into_bytes()),
+            Source::Bytes(special.html.into_bytes()),
             "templates/404.html",
         )?;
     }

@@ -6,9 +6,13 @@
 /// (a swapped pair of letters counts as one edit).
 pub fn nearest<'a>(word: &str, names: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let word = word.to_lowercase();
-    let allowed = (word.chars().count() / 3).clamp(1, 3);
+    let length = word.chars().count();
+    let allowed = (length / 3).clamp(1, 3);
     names
         .into_iter()
+        // The distance is at least the difference in length: most of a long list
+        // (every page's address) is ruled out without measuring it.
+        .filter(|name| name.chars().count().abs_diff(length) <= allowed)
         .map(|name| {
             let distance = strsim::damerau_levenshtein(&word, &name.to_lowercase());
             (distance, name)

@@ -201,7 +201,7 @@ fn a_photo_that_cannot_be_read_fails_the_build_by_name_and_keeps_the_output() {
 }
 
 #[test]
-fn every_page_gets_a_1200_by_630_social_card_with_its_own_title() {
+fn every_page_and_the_404_page_get_a_1200_by_630_social_card_with_their_own_title() {
     let site = Site::plain();
     site.write(
         "templates/partials/head.html",
@@ -212,8 +212,8 @@ fn every_page_gets_a_1200_by_630_social_card_with_its_own_title() {
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{{ width }}" height="{{ height }}"><rect width="1200" height="630" fill="#0b1f3a"/>{% for line in lines %}<rect x="80" y="{{ 200 + loop.index0 * 80 }}" width="{{ line|length * 30 }}" height="60" fill="#fff"/>{% endfor %}</svg>"##,
     );
     site.build_ok();
-    let card = |route: &str| {
-        let html = site.read(&format!("dist/{route}index.html"));
+    let card = |file: &str| {
+        let html = site.read(&format!("dist/{file}"));
         let url = html
             .split(r#"<meta property="og:image" content="https://fixture.example"#)
             .nth(1)
@@ -228,8 +228,9 @@ fn every_page_gets_a_1200_by_630_social_card_with_its_own_title() {
         assert_eq!((png.width(), png.height()), (1200, 630));
         png.to_rgb8()
     };
-    let home = card("");
-    let about = card("about/");
+    let home = card("index.html");
+    let about = card("about/index.html");
+    card("404.html");
     assert_eq!(
         home.get_pixel(5, 5),
         &Rgb([0x0b, 0x1f, 0x3a]),

@@ -42,6 +42,14 @@ pub struct Rendered {
     pub files: Vec<(String, PathBuf)>,
 }
 
+/// A document rendered outside the page list (the 404 page).
+#[derive(Debug)]
+pub struct Special {
+    pub html: String,
+    /// Files made for it: URL → file.
+    pub files: Vec<(String, PathBuf)>,
+}
+
 /// Settings that vary between builds of the same content.
 #[derive(Debug, Clone, Hash)]
 pub struct Settings {
@@ -312,12 +320,13 @@ impl Renderer {
         }
     }
 
-    /// Renders a template outside the page list (`404.html`), when the site has it.
+    /// Renders a template outside the page list (`404.html`), when the site has it:
+    /// its HTML and the files made for it (its social card).
     pub fn render_special(
         &self,
         template: &str,
         page: &Page,
-    ) -> Result<Option<String>, Diagnostic> {
+    ) -> Result<Option<Special>, Diagnostic> {
         if !self.templates.join(template).is_file() {
             return Ok(None);
         }
@@ -325,14 +334,22 @@ impl Renderer {
             page,
             url: canonical_url(&self.base_url, &page.route),
         };
-        self.env
+        let captured = self
+            .env
             .get_template(template)
-            .and_then(|t| t.render(context! { page => Value::from(Serde(&ctx)) }))
-            .map(|html| Some(self.finish(html)))
-            .map_err(|e| self.diagnostic(&e))
+            .and_then(|t| t.render_captured(context! { page => Value::from(Serde(&ctx)) }))
+            .map_err(|e| self.diagnostic(&e))?;
+        let files = captured
+            .state()
+            .get_extension::<images::PageFiles>()
+            .map(|f| f.0.clone())
+            .unwrap_or_default();
+        Ok(Some(Special {
+            html: self.finish(captured.into_output()),
+            files,
+        }))
     }
 
-    /// A MiniJinja error as a diagnostic at the innermost template position.
     fn diagnostic(&self, err: &minijinja::Error) -> Diagnostic {
         let mut inner = err;
         let mut cause: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(err);
