@@ -113,7 +113,7 @@ def this_site():
     out = fresh_out("this-site")
     cold, warm = [], []
     for run in range(RUNS + 1):
-        for cache in ("bundle", "cache", "compressed"):
+        for cache in ("bundle", "cache", "compressed", "images", "social", "maps"):
             shutil.rmtree(ROOT / ".site" / cache, ignore_errors=True)
         result = measure([SITE, "build", "--root", ROOT, "--out", out])
         if run > 0:
@@ -161,7 +161,7 @@ def report():
     lines += ["", "## 2. This site", ""]
     lines.append("| measure | figure |")
     lines.append("|---|---:|")
-    lines.append(f"| cold build (no caches: esbuild and Node render) | {fmt(*summary(cold, 'wall'), 's')} |")
+    lines.append(f"| cold build (no caches: esbuild, Node render, social cards, the map) | {fmt(*summary(cold, 'wall'), 's')} |")
     lines.append(f"| warm build (caches present, nothing changed) | {fmt(*[v * 1000 for v in summary(warm, 'wall')], 'ms', 0)} |")
     for key, what in (("content", "a content edit"), ("style", "a style edit"), ("island", "an island edit"), ("corpus", "one post of the 10,000-post corpus")):
         c = latency[key]
