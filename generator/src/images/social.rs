@@ -94,9 +94,7 @@ impl Cards {
                     db.load_font_data(ttf);
                 }
             }
-            // Text in a family the site does not ship falls back to what the
-            // system has, so a card is never blank.
-            db.load_system_fonts();
+            // Only the site's own fonts: a card looks the same on every machine.
             Arc::new(db)
         })
     }
