@@ -79,6 +79,7 @@ export async function startServer({ siteRoot = root, env = {}, keepRoot = false 
     url,
     out,
     root: siteRoot,
+    pid: child.pid,
     output: () => stderr,
     async stop() {
       if (child.exitCode === null) {

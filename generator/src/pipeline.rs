@@ -110,6 +110,7 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
     let mut stages = Stages::start();
     let root = site_root(options)?;
     let root = root.as_path();
+    stages.time("folders", || folders(root))?;
     let (mut content, bundle) = stages.time("load + bundle", || load_and_bundle(root, session))?;
     let mut warnings = stages.time("references", || references(root, &content, session))?;
     let (settings, more) = stages.time("settings", || resolve(root, options, &mut content))?;
@@ -176,6 +177,16 @@ fn site_root(options: &Options) -> Stage<PathBuf> {
 }
 
 /// Load and bundle do not depend on each other, so they run side by side.
+/// Links out of the site, link loops and pipes fail the build before any read.
+fn folders(root: &Path) -> Stage<()> {
+    let problems = content::folders::check(root);
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}
+
 fn load_and_bundle(
     root: &Path,
     session: &mut Session,
@@ -238,6 +249,7 @@ fn resolve(
     content.config.host = resolved.host;
     let rules = headers::rules(&headers::Policy {
         storage_origin: headers::origin(&content.config.storage.url),
+        production: resolved.production,
     });
     let render = Settings {
         base_url: resolved.base_url.clone(),
@@ -281,6 +293,7 @@ fn render(
     session: &mut Session,
 ) -> Stage<Pages> {
     let ssr = server_renderer(root, bundle, session)?;
+    ssr.set_limit(content.config.timeouts.render_limit());
     let node = session.bundles.tools(root).ok().map(|t| t.node.clone());
     let renderer = Renderer::new(environment::Inputs {
         root,

@@ -265,6 +265,10 @@ fn a_production_build_names_only_the_storage_it_uploads_to() {
         "{headers}"
     );
     assert_eq!(headers.matches("supabase.co").count(), 1, "{headers}");
+    assert!(
+        headers.contains("  Strict-Transport-Security: max-age=63072000; includeSubDomains\n"),
+        "the live site promises HTTPS: {headers}"
+    );
     assert!(site
         .read("dist/sitemap.xml")
         .contains("<loc>https://www.fixture-company.com/about/</loc>"));
@@ -274,6 +278,12 @@ fn a_production_build_names_only_the_storage_it_uploads_to() {
 fn a_development_build_without_storage_only_warns() {
     let site = Site::plain();
     let report = site.build_ok();
+    assert!(
+        !site
+            .read("dist/_headers")
+            .contains("Strict-Transport-Security"),
+        "a preview may be served over HTTP"
+    );
     assert!(
         report
             .warnings

@@ -164,3 +164,27 @@ fn nginx_gets_precompressed_twins_and_other_hosts_do_not() {
         assert_eq!(br, original, "{twin}");
     }
 }
+
+#[test]
+fn a_bundle_that_never_finishes_fails_after_its_limit() {
+    let site = Site::islands();
+    let mut config = site.read("content/site.yaml");
+    config.push_str("timeouts: { bundle: 1 }\n");
+    site.write("content/site.yaml", &config);
+    // A named pipe nobody writes to: reading it never ends.
+    let made = std::process::Command::new("mkfifo")
+        .arg(site.path("islands/lib/never.ts"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    site.edit(
+        "islands/Badge.tsx",
+        "import { escape }",
+        "import \"./lib/never.ts\";\nimport { escape }",
+    );
+    let said = site.build_err();
+    assert!(
+        said.contains("esbuild did not finish within 1 s, so it was stopped"),
+        "{said}"
+    );
+}

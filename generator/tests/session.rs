@@ -145,3 +145,52 @@ fn a_style_edit_bundles_the_styles_alone_and_renders_no_island() {
         .contains(r#"<time class="clock edited">UTC</time>"#));
     assert!(report.ssr.rendered >= 1);
 }
+
+/// Kills the Node processes this test started for `site` (found by their working
+/// folder, the site root), as a crash or the out-of-memory killer would.
+fn kill_node_processes_of(site: &Site) -> usize {
+    let me = std::process::id().to_string();
+    let mut killed = 0;
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let pid = entry.file_name().to_string_lossy().to_string();
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // The parent is the fourth field, after the name in parentheses.
+        let after_name = stat.rsplit_once(") ").map(|(_, rest)| rest).unwrap_or("");
+        let parent = after_name.split(' ').nth(1).unwrap_or("");
+        let cwd = std::fs::read_link(entry.path().join("cwd")).unwrap_or_default();
+        if parent == me && cwd == site.root.canonicalize().unwrap() {
+            let status = std::process::Command::new("kill")
+                .args(["-KILL", &pid])
+                .status()
+                .unwrap();
+            assert!(status.success());
+            killed += 1;
+        }
+    }
+    killed
+}
+
+#[test]
+fn a_render_process_that_died_is_started_anew_for_the_next_build() {
+    let site = Site::islands();
+    let mut session = Session::serving();
+    rebuild(&site, &mut session);
+    assert!(
+        kill_node_processes_of(&site) >= 1,
+        "the render process is running"
+    );
+
+    // New props, so the island must be rendered again.
+    site.edit(
+        "content/pages/badge.md",
+        "date: 2026-03-01",
+        "date: 2026-04-02",
+    );
+    let report = rebuild(&site, &mut session);
+    assert!(report.ssr.rendered >= 1);
+    assert!(site
+        .read("dist/badge/index.html")
+        .contains("Since 2026-04-02"));
+}

@@ -200,7 +200,13 @@ impl Bundler {
     }
 
     /// Runs `specs` side by side; the metafile of each, in order, or every error.
-    pub fn run(&mut self, root: &Path, specs: &[Spec]) -> Result<Vec<Metafile>, Error> {
+    /// A run that takes longer than `limit` stops the process and fails.
+    pub fn run(
+        &mut self,
+        root: &Path,
+        specs: &[Spec],
+        limit: std::time::Duration,
+    ) -> Result<Vec<Metafile>, Error> {
         let id = self.next_id;
         self.next_id += 1;
         let request = Request {
@@ -216,8 +222,17 @@ impl Bundler {
         };
         let reply: Reply = self
             .process
-            .exchange(&request)
-            .map_err(|e| Error::Bundler(format!("the bundler: {e}")))?;
+            .exchange(&request, limit)
+            .map_err(|e| match e {
+                json_lines::Error::TimedOut(limit) => Error::Bundler(format!(
+                    "esbuild did not finish within {}, so it was stopped: look for an import that \
+                 never resolves or a plugin that never returns (`timeouts.bundle` in \
+                 content/site.yaml sets the limit)",
+                    json_lines::seconds(limit)
+                )),
+                json_lines::Error::Stopped(how) => Error::BundlerStopped(how),
+                other => Error::Bundler(format!("the bundler: {other}")),
+            })?;
         if let Some(fatal) = reply.fatal {
             return Err(Error::Bundler(fatal));
         }

@@ -35,6 +35,9 @@ pub enum Error {
     Metafile(String),
     #[error("{0}")]
     Bundler(String),
+    /// The bundler's process ended mid-run; a new one may succeed.
+    #[error("the bundler stopped unexpectedly{0}")]
+    BundlerStopped(String),
     #[error(transparent)]
     Toolchain(#[from] toolchain::Error),
     #[error("islands/ has islands but no {0}")]
@@ -401,8 +404,12 @@ impl Bundles {
         ))
     }
 
-    /// Runs the builds a bundle needs, side by side, and takes their parts.
-    fn build(&mut self, root: &Path, specs: &[Spec], pending: Pending) -> Result<(), Error> {
+    fn run_bundler(
+        &mut self,
+        root: &Path,
+        specs: &[Spec],
+        limit: std::time::Duration,
+    ) -> Result<Vec<esbuild::Metafile>, Error> {
         if self.bundler.is_none() {
             let live = self.live;
             let tools = self.tools(root)?.clone();
@@ -411,9 +418,20 @@ impl Bundles {
         let Some(bundler) = self.bundler.as_mut() else {
             return Err(Error::Bundler("no bundler".into()));
         };
-        let result = bundler.run(root, specs);
+        bundler.run(root, specs, limit)
+    }
+
+    /// Runs the builds a bundle needs, side by side, and takes their parts.
+    fn build(&mut self, root: &Path, specs: &[Spec], pending: Pending) -> Result<(), Error> {
+        let limit = crate::content::timeouts(root).bundle_limit();
+        let mut result = self.run_bundler(root, specs, limit);
+        // A process that died (killed, out of memory) is started anew, once.
+        if matches!(result, Err(Error::BundlerStopped(_))) {
+            self.bundler = None;
+            result = self.run_bundler(root, specs, limit);
+        }
         self.ran_esbuild = true;
-        if matches!(result, Err(Error::Bundler(_))) || !self.live {
+        if matches!(result, Err(Error::Bundler(_) | Error::BundlerStopped(_))) || !self.live {
             // One-shot builds are done with the process; a dead one is started
             // again by the next build.
             self.bundler = None;

@@ -2,6 +2,7 @@
 //! into typed models. All problems of a run are collected, none stops the others.
 
 pub mod blocks;
+pub mod folders;
 pub mod markdown;
 pub mod page;
 pub mod references;
@@ -196,6 +197,19 @@ pub fn storage_settings(root: &Path) -> site::Storage {
     crate::content::settings::storage_with_environment(written)
 }
 
+/// `site.yaml`'s `timeouts`, read on their own: the bundle starts before the
+/// content is loaded. Defaults when the file or the section cannot be read.
+pub fn timeouts(root: &Path) -> site::Timeouts {
+    std::fs::read_to_string(root.join("content").join("site.yaml"))
+        .ok()
+        .and_then(|text| yaml::parse(&text).ok())
+        .and_then(|node| {
+            node.get("timeouts")
+                .and_then(|t| yaml::from_node::<site::Timeouts>(t, "timeouts").ok())
+        })
+        .unwrap_or_default()
+}
+
 /// `site.yaml` read, with what it names and its warnings.
 struct Config {
     config: SiteConfig,
@@ -231,7 +245,11 @@ fn load_config(root: &Path) -> Result<Config, Vec<Diagnostic>> {
 /// Content files in a stable order. Hidden files and editor backups are skipped.
 fn page_files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
     let mut files = Vec::new();
-    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+    // Links were checked (`folders`): those left stay inside the site.
+    for entry in walkdir::WalkDir::new(dir)
+        .follow_links(true)
+        .sort_by_file_name()
+    {
         let entry = entry.map_err(|e| Diagnostic::new(dir.to_string_lossy(), e.to_string()))?;
         let name = entry.file_name().to_string_lossy();
         if name.starts_with('.') && entry.depth() > 0 {

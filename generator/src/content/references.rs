@@ -204,7 +204,7 @@ impl Names {
     fn files(&mut self, places: &Places) -> &[String] {
         self.files.get_or_insert_with(|| {
             walkdir::WalkDir::new(&places.public)
-                .follow_links(false)
+                .follow_links(true)
                 .into_iter()
                 .filter_map(Result::ok)
                 .filter(|e| e.file_type().is_file())

@@ -75,6 +75,14 @@ pub fn resolve(
         production,
     };
     let mut warnings = Vec::new();
+    let timeouts = config.timeouts.problems();
+    if !timeouts.is_empty() {
+        let site_yaml = SiteYaml::read(root);
+        return Err(timeouts
+            .into_iter()
+            .map(|(field, message)| site_yaml.diagnostic(field, message))
+            .collect());
+    }
     if production {
         let problems = production_problems(&settings);
         if !problems.is_empty() {

@@ -49,6 +49,80 @@ pub struct SiteConfig {
     /// Page-weight budgets, checked by every build.
     #[serde(default)]
     pub budgets: Option<Budgets>,
+    /// How long the build waits for its helper processes.
+    #[serde(default)]
+    pub timeouts: Timeouts,
+}
+
+/// How long the build waits, in seconds, for the processes it runs: one that does
+/// not answer in time (an island that loops, say) is stopped, and the build fails
+/// saying what it was doing.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Timeouts {
+    /// The server render of one island on one page, in seconds.
+    #[serde(default = "default_render_timeout")]
+    #[schemars(range(min = 0.1, max = 3600))]
+    pub render: f64,
+    /// One run of the bundler (esbuild) over the islands and styles, in seconds.
+    #[serde(default = "default_bundle_timeout")]
+    #[schemars(range(min = 0.1, max = 3600))]
+    pub bundle: f64,
+}
+
+fn default_render_timeout() -> f64 {
+    10.0
+}
+
+fn default_bundle_timeout() -> f64 {
+    60.0
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Timeouts {
+            render: default_render_timeout(),
+            bundle: default_bundle_timeout(),
+        }
+    }
+}
+
+impl Timeouts {
+    /// The fields that are not a number of seconds from 0.1 to 3600.
+    pub fn problems(&self) -> Vec<(&'static str, String)> {
+        [
+            ("timeouts.render", self.render),
+            ("timeouts.bundle", self.bundle),
+        ]
+        .into_iter()
+        .filter(|(_, s)| !(0.1..=3600.0).contains(s))
+        .map(|(field, s)| {
+            (
+                field,
+                format!("expected a number of seconds from 0.1 to 3600, found {s}"),
+            )
+        })
+        .collect()
+    }
+
+    pub fn render_limit(&self) -> std::time::Duration {
+        limit(self.render, default_render_timeout())
+    }
+
+    pub fn bundle_limit(&self) -> std::time::Duration {
+        limit(self.bundle, default_bundle_timeout())
+    }
+}
+
+/// Seconds as a duration; out-of-range values (refused by the settings stage)
+/// fall back to the default.
+fn limit(seconds: f64, default: f64) -> std::time::Duration {
+    let seconds = if (0.1..=3600.0).contains(&seconds) {
+        seconds
+    } else {
+        default
+    };
+    std::time::Duration::from_secs_f64(seconds)
 }
 
 /// Limits on what a page loads before it is interactive, in KB (1,000 bytes) after gzip.

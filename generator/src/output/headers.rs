@@ -17,6 +17,8 @@ pub const DEFAULT_PATTERN: &str = "(host default)";
 pub struct Policy {
     /// The origin uploads go to (`https://<ref>.supabase.co`); empty for the same origin.
     pub storage_origin: String,
+    /// A build for the live site, which is served over HTTPS only.
+    pub production: bool,
 }
 
 impl Policy {
@@ -43,20 +45,30 @@ impl Policy {
 /// (see `hosts.rs`).
 pub fn rules(policy: &Policy) -> Vec<Rule> {
     let h = |k: &str, v: &str| (k.to_string(), v.to_string());
+    let mut everywhere = vec![
+        h("Content-Security-Policy", &policy.content_security_policy()),
+        h("X-Content-Type-Options", "nosniff"),
+        h("X-Frame-Options", "DENY"),
+        h("Referrer-Policy", "strict-origin-when-cross-origin"),
+        h(
+            "Permissions-Policy",
+            "camera=(), microphone=(), geolocation=(), interest-cohort=()",
+        ),
+        h("Cross-Origin-Opener-Policy", "same-origin"),
+    ];
+    // Browsers then refuse plain HTTP to the site for two years. Only the live
+    // site promises that: a preview may be served over HTTP. No `preload`: the
+    // preload list is the domain owner's decision and hard to undo.
+    if policy.production {
+        everywhere.push(h(
+            "Strict-Transport-Security",
+            "max-age=63072000; includeSubDomains",
+        ));
+    }
     vec![
         Rule {
             pattern: "/*".into(),
-            headers: vec![
-                h("Content-Security-Policy", &policy.content_security_policy()),
-                h("X-Content-Type-Options", "nosniff"),
-                h("X-Frame-Options", "DENY"),
-                h("Referrer-Policy", "strict-origin-when-cross-origin"),
-                h(
-                    "Permissions-Policy",
-                    "camera=(), microphone=(), geolocation=(), interest-cohort=()",
-                ),
-                h("Cross-Origin-Opener-Policy", "same-origin"),
-            ],
+            headers: everywhere,
         },
         // Hashed names change with their content, so they can be kept for a year.
         Rule {
@@ -198,6 +210,25 @@ mod tests {
     }
 
     #[test]
+    fn only_the_live_site_promises_https() {
+        let hsts = |production| {
+            rules(&Policy {
+                production,
+                ..Policy::default()
+            })[0]
+                .headers
+                .iter()
+                .find(|(k, _)| k == "Strict-Transport-Security")
+                .map(|(_, v)| v.clone())
+        };
+        assert_eq!(
+            hsts(true).as_deref(),
+            Some("max-age=63072000; includeSubDomains")
+        );
+        assert_eq!(hsts(false), None);
+    }
+
+    #[test]
     fn a_default_applies_only_where_no_rule_sets_the_header() {
         let mut rules = rules(&Policy::default());
         rules.push(Rule {
@@ -222,6 +253,7 @@ mod tests {
     fn reads_back_what_it_writes() {
         let rules = rules(&Policy {
             storage_origin: "https://x.example".into(),
+            production: true,
         });
         assert_eq!(parse(&render(&rules)), rules);
     }
@@ -230,6 +262,7 @@ mod tests {
     fn the_storage_origin_and_nothing_else_may_be_connected_to() {
         let policy = Policy {
             storage_origin: origin("https://abc.supabase.co/storage/v1"),
+            ..Policy::default()
         };
         let csp = policy.content_security_policy();
         assert!(

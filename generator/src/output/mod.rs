@@ -110,7 +110,10 @@ impl Files {
         if !dir.is_dir() {
             return Ok(());
         }
-        for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        for entry in walkdir::WalkDir::new(dir)
+            .follow_links(true)
+            .sort_by_file_name()
+        {
             let entry = entry.map_err(|e| io(dir)(e.into()))?;
             let hidden = entry.file_name().to_string_lossy().starts_with('.');
             if hidden || !entry.file_type().is_file() {

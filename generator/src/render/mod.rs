@@ -97,6 +97,7 @@ pub fn everything_hash(
     let mut h = blake3::Hasher::new();
     let templates = root.join("templates");
     for entry in walkdir::WalkDir::new(&templates)
+        .follow_links(true)
         .sort_by_file_name()
         .into_iter()
         .flatten()
@@ -111,6 +112,7 @@ pub fn everything_hash(
     // The pictures under public/: a replaced photo gets new variants, so every
     // page that shows it must link them (by size and time, not read).
     for entry in walkdir::WalkDir::new(root.join("public"))
+        .follow_links(true)
         .sort_by_file_name()
         .into_iter()
         .flatten()
@@ -160,6 +162,7 @@ impl Renderer {
     pub fn check_templates(&self) -> Vec<Diagnostic> {
         let mut diagnostics = Vec::new();
         for entry in walkdir::WalkDir::new(&self.templates)
+            .follow_links(true)
             .sort_by_file_name()
             .into_iter()
             .flatten()

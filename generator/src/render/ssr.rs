@@ -7,12 +7,18 @@
 //! Renders are memoised by (bundle hash, island, props) in memory and on disk
 //! (`.site/cache/ssr-<bundle hash>.json`), so a header that differs only by its
 //! active link renders once per link, and an unchanged site starts no Node at all.
+//!
+//! A render has a time limit (`timeouts.render` of site.yaml): an island that does
+//! not answer in time has its process stopped and fails the page, and every later
+//! page that shows it fails at once instead of waiting again. A process that dies
+//! is started anew and the render tried once more.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -27,8 +33,10 @@ pub enum Error {
         node: PathBuf,
         source: std::io::Error,
     },
-    #[error("the server-render process stopped unexpectedly{0}")]
-    Died(String),
+    #[error("the server-render process stopped unexpectedly{how} while rendering island `{island}`, and again when started anew")]
+    Died { island: String, how: String },
+    #[error("island `{island}` did not finish rendering within {} (on this page or an earlier one), so it was stopped: look in islands/{island}.tsx for a loop that never ends or a wait that never finishes (`timeouts.render` in content/site.yaml sets the limit)", json_lines::seconds(*limit))]
+    TimedOut { island: String, limit: Duration },
     #[error("island `{island}` failed to render: {message}")]
     Island { island: String, message: String },
     #[error("island `{island}` was given props that islands/{island}.props.ts does not allow:{}", problems.iter().map(|p| format!("\n  - {p}")).collect::<String>())]
@@ -58,6 +66,10 @@ pub struct Renderer {
     bundle_hash: String,
     cache_dir: PathBuf,
     memo: Mutex<HashMap<String, Arc<str>>>,
+    /// How long one render may take, in milliseconds.
+    limit_ms: AtomicU64,
+    /// Islands whose render ran out of time with this bundle.
+    stuck: Mutex<HashSet<String>>,
     saved: AtomicUsize,
     rendered: AtomicUsize,
     reused: AtomicUsize,
@@ -111,6 +123,8 @@ impl Renderer {
             cache_dir,
             saved: AtomicUsize::new(memo.len()),
             memo: Mutex::new(memo),
+            limit_ms: AtomicU64::new(10_000),
+            stuck: Mutex::new(HashSet::new()),
             rendered: AtomicUsize::new(0),
             reused: AtomicUsize::new(0),
         }
@@ -134,12 +148,25 @@ impl Renderer {
     }
 
     fn memoised(&self, key: &str) -> Option<Arc<str>> {
-        let memo = self.memo.lock().unwrap_or_else(PoisonError::into_inner);
+        let memo = lock(&self.memo);
         let html = memo.get(key).cloned();
         if html.is_some() {
             self.reused.fetch_add(1, Ordering::Relaxed);
         }
         html
+    }
+
+    /// How long one render may take from now on (site.yaml may change it between
+    /// two builds of `site serve`).
+    pub fn set_limit(&self, limit: Duration) {
+        let ms = u64::try_from(limit.as_millis()).unwrap_or(u64::MAX).max(1);
+        if self.limit_ms.swap(ms, Ordering::Relaxed) != ms {
+            lock(&self.stuck).clear();
+        }
+    }
+
+    fn limit(&self) -> Duration {
+        Duration::from_millis(self.limit_ms.load(Ordering::Relaxed))
     }
 
     /// Server HTML of `island` with `props_json` (a JSON object).
@@ -149,43 +176,66 @@ impl Renderer {
             return Ok(html);
         }
         let bundle = self.bundle.as_ref().ok_or(Error::NoBundle)?;
-        let mut running = self
-            .worker
-            .running
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
+        let mut running = lock(&self.worker.running);
         // Another page may have rendered the same island while this one waited.
         if let Some(html) = self.memoised(&key) {
             return Ok(html);
         }
-        if running.is_none() {
-            *running = Some((self.spawn()?, String::new()));
-        }
-        let result = match running.as_mut() {
-            Some((process, loaded)) => {
-                if *loaded != self.bundle_hash {
-                    load(process, bundle)?;
-                    loaded.clone_from(&self.bundle_hash);
-                }
-                exchange(process, island, props_json)
-            }
-            None => Err(Error::Died(String::new())),
+        let limit = self.limit();
+        let timed_out = || Error::TimedOut {
+            island: island.to_string(),
+            limit,
         };
-        let html: Arc<str> = match result {
-            Ok(html) => html.into(),
-            Err(e) => {
-                if matches!(e, Error::Died(_)) {
+        if lock(&self.stuck).contains(island) {
+            return Err(timed_out());
+        }
+        let mut died_before = false;
+        let html: Arc<str> = loop {
+            match self.attempt(&mut running, bundle, island, props_json, limit) {
+                Ok(html) => break html.into(),
+                Err(Failure::Died(how)) => {
                     *running = None;
+                    if died_before {
+                        return Err(Error::Died {
+                            island: island.to_string(),
+                            how,
+                        });
+                    }
+                    died_before = true;
                 }
-                return Err(e);
+                Err(Failure::TimedOut) => {
+                    *running = None;
+                    lock(&self.stuck).insert(island.to_string());
+                    return Err(timed_out());
+                }
+                Err(Failure::Failed(e)) => return Err(e),
             }
         };
         self.rendered.fetch_add(1, Ordering::Relaxed);
-        self.memo
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(key, html.clone());
+        lock(&self.memo).insert(key, html.clone());
         Ok(html)
+    }
+
+    /// One try: starts the process and loads the bundle when needed, then renders.
+    fn attempt(
+        &self,
+        running: &mut MutexGuard<'_, Option<(Process, String)>>,
+        bundle: &Path,
+        island: &str,
+        props_json: &str,
+        limit: Duration,
+    ) -> Result<String, Failure> {
+        if running.is_none() {
+            **running = Some((self.spawn().map_err(Failure::Failed)?, String::new()));
+        }
+        let Some((process, loaded)) = running.as_mut() else {
+            return Err(Failure::Died(String::new()));
+        };
+        if *loaded != self.bundle_hash {
+            load(process, bundle, limit)?;
+            loaded.clone_from(&self.bundle_hash);
+        }
+        exchange(process, island, props_json, limit)
     }
 
     fn spawn(&self) -> Result<Process, Error> {
@@ -205,7 +255,10 @@ impl Renderer {
                 node: self.node.clone(),
                 source,
             },
-            other => Error::Died(format!(": {other}")),
+            other => Error::Island {
+                island: "(all)".into(),
+                message: format!("the server-render process did not start: {other}"),
+            },
         })
     }
 
@@ -246,43 +299,84 @@ struct Load<'a> {
     load: &'a Path,
 }
 
-/// Has the process load a server bundle.
-fn load(p: &mut Process, bundle: &Path) -> Result<(), Error> {
-    let reply: Reply = p
-        .exchange(&Load { load: bundle })
-        .map_err(|e| Error::Died(format!(": {e}")))?;
-    match reply.error {
-        None => Ok(()),
-        Some(message) => Err(Error::Island {
-            island: "(all)".into(),
-            message: format!("the server bundle did not load: {message}"),
-        }),
+/// Why one try did not render.
+enum Failure {
+    /// The process ended; a new one may succeed.
+    Died(String),
+    /// No answer in time; the process was stopped.
+    TimedOut,
+    /// An answer that is the island's (or the bundle's) own error.
+    Failed(Error),
+}
+
+impl From<json_lines::Error> for Failure {
+    fn from(e: json_lines::Error) -> Failure {
+        match e {
+            json_lines::Error::TimedOut(_) => Failure::TimedOut,
+            json_lines::Error::Stopped(how) => Failure::Died(how),
+            other => Failure::Died(format!(": {other}")),
+        }
     }
 }
 
-fn exchange(p: &mut Process, island: &str, props_json: &str) -> Result<String, Error> {
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Has the process load a server bundle.
+fn load(p: &mut Process, bundle: &Path, limit: Duration) -> Result<(), Failure> {
+    let reply: Reply = match p.exchange(&Load { load: bundle }, limit) {
+        Ok(reply) => reply,
+        Err(json_lines::Error::TimedOut(limit)) => {
+            return Err(Failure::Failed(Error::Island {
+                island: "(all)".into(),
+                message: format!(
+                    "the server bundle did not load within {}: look for code that runs forever \
+                     at the top of a module of islands/",
+                    json_lines::seconds(limit)
+                ),
+            }))
+        }
+        Err(e) => return Err(e.into()),
+    };
+    match reply.error {
+        None => Ok(()),
+        Some(message) => Err(Failure::Failed(Error::Island {
+            island: "(all)".into(),
+            message: format!("the server bundle did not load: {message}"),
+        })),
+    }
+}
+
+fn exchange(
+    p: &mut Process,
+    island: &str,
+    props_json: &str,
+    limit: Duration,
+) -> Result<String, Failure> {
     let props = serde_json::value::RawValue::from_string(props_json.to_string()).map_err(|e| {
-        Error::Island {
+        Failure::Failed(Error::Island {
             island: island.to_string(),
             message: format!("props are not JSON: {e}"),
-        }
+        })
     })?;
-    let reply: Reply = p
-        .exchange(&Request {
+    let reply: Reply = p.exchange(
+        &Request {
             island,
             props: &props,
-        })
-        .map_err(|e| Error::Died(format!(": {e}")))?;
+        },
+        limit,
+    )?;
     match (reply.html, reply.invalid, reply.error) {
         (Some(html), None, None) => Ok(html),
-        (_, Some(problems), _) => Err(Error::InvalidProps {
+        (_, Some(problems), _) => Err(Failure::Failed(Error::InvalidProps {
             island: island.to_string(),
             problems,
-        }),
-        (_, _, error) => Err(Error::Island {
+        })),
+        (_, _, error) => Err(Failure::Failed(Error::Island {
             island: island.to_string(),
             message: error.unwrap_or_else(|| "no HTML in the reply".into()),
-        }),
+        })),
     }
 }
 
