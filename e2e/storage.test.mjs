@@ -4,6 +4,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { StorageClient } from "@supabase/storage-js";
 import { bucketProblem } from "../deploy/check-storage.mjs";
@@ -168,6 +169,101 @@ describe("upload", () => {
       await response.text(),
       '{"statusCode":"404","error":"not_found","message":"Object not found","code":"NoSuchKey"}',
     );
+  });
+});
+
+/** A multipart upload as storage-js sends it, with extra text fields first. */
+function form(fields, file = PNG, boundary = "----hostile") {
+  const parts = [];
+  for (const [name, value] of fields) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n`), Buffer.from(value), Buffer.from("\r\n"));
+  }
+  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name=""; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`), file, Buffer.from(`\r\n--${boundary}--\r\n`));
+  return { body: Buffer.concat(parts), type: `multipart/form-data; boundary=${boundary}` };
+}
+
+async function post(key, { body, type }, { authorization = `Bearer ${KEY}`, stream = false } = {}) {
+  const url = `${server.url}/storage/v1/object/${BUCKET}/${key}`;
+  const chunks = [];
+  for (let i = 0; i < body.length; i += 1 << 20) chunks.push(body.subarray(i, i + (1 << 20)));
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { Authorization: authorization, "Content-Type": type },
+    // A stream has no Content-Length: the server learns the size only by reading.
+    body: stream ? new ReadableStream({ pull: (c) => (chunks.length ? c.enqueue(chunks.shift()) : c.close()) }) : body,
+    duplex: "half",
+  });
+  return { status: response.status, json: await response.json() };
+}
+
+describe("hostile clients", () => {
+  const tooLarge = { statusCode: "413", error: "Payload too large", message: "The object exceeded the maximum allowed size", code: "EntityTooLarge" };
+
+  test("a body far over the limit gets the 413 answer, with or without a Content-Length", async () => {
+    const huge = form([], Buffer.concat([PNG, Buffer.alloc(64 << 20)]));
+    for (const stream of [false, true]) {
+      const key = uniqueKey("huge.png");
+      const { status, json } = await post(key, huge, { stream });
+      assert.equal(status, 400, `stream: ${stream}`);
+      assert.deepEqual(json, tooLarge);
+      assert.equal(existsSync(path.join(bucketDir, `${key}~object`)), false);
+    }
+  });
+
+  test("a text field over 16 KiB is refused with 413, whatever its name", async () => {
+    for (const name of ["cacheControl", "metadata", "anything"]) {
+      const { status, json } = await post(uniqueKey("a.png"), form([[name, "9".repeat(16 * 1024 + 1)]]));
+      assert.equal(status, 400);
+      assert.equal(json.statusCode, "413");
+      assert.equal(json.message, `the form field \`${name}\` is longer than 16384 bytes`);
+    }
+  });
+
+  test("a cacheControl that is not a number of seconds is refused with 400 and stores nothing", async () => {
+    for (const bad of ["3600\r\nSet-Cookie: a=b", "max-age=3600", "-1"]) {
+      const key = uniqueKey("a.png");
+      const { status, json } = await post(key, form([["cacheControl", bad]]));
+      assert.equal(status, 400);
+      assert.equal(json.statusCode, "400");
+      assert.match(json.message, /^cacheControl must be a number of seconds/);
+      assert.equal(existsSync(path.join(bucketDir, `${key}~object`)), false);
+    }
+  });
+
+  test("the key must come as `Bearer <key>`, with the space", async () => {
+    for (const authorization of [`Bearer${KEY}`, `bearer ${KEY}`, `Bearer  ${KEY}`, KEY]) {
+      const { json } = await post(uniqueKey("a.png"), form([]), { authorization });
+      assert.equal(json.statusCode, "403", authorization);
+    }
+  });
+
+  test("objects are served so a browser never runs them: nosniff, a sandbox and a download name", async () => {
+    // A real PNG header with a page behind it.
+    const polyglot = Buffer.concat([PNG, Buffer.from("<html><script>alert(1)</script></html>")]);
+    const key = uniqueKey("photo.png");
+    const { status } = await post(key, form([["cacheControl", "60"]], polyglot));
+    assert.equal(status, 200);
+    const response = await fetch(`${server.url}/storage/v1/object/public/${BUCKET}/${key}`);
+    assert.equal(response.headers.get("content-type"), "image/png");
+    assert.equal(response.headers.get("x-content-type-options"), "nosniff");
+    assert.equal(response.headers.get("content-security-policy"), "default-src 'none'; sandbox");
+    assert.equal(response.headers.get("content-disposition"), `inline; filename="${key.split("/")[1]}"`);
+    assert.equal(response.headers.get("cache-control"), "max-age=60");
+  });
+
+  test("a connection that never finishes its request headers is closed", async () => {
+    const { hostname, port } = new URL(server.url);
+    const closed = await new Promise((resolve) => {
+      const socket = net.connect({ host: hostname, port: Number(port) }, () => socket.write("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: "));
+      socket.on("error", () => {});
+      socket.on("close", () => resolve(true));
+      // Far longer than the server's limit: a kept connection fails the test.
+      setTimeout(() => {
+        socket.destroy();
+        resolve(false);
+      }, 40_000).unref();
+    });
+    assert.equal(closed, true);
   });
 });
 

@@ -2,6 +2,7 @@
 //! every saved change, reloads open pages, and hosts the storage API. What happens
 //! is told to the caller as [`Event`]s; the library prints nothing.
 
+mod connections;
 mod files;
 mod live;
 mod watch;
@@ -112,8 +113,7 @@ where
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        axum::serve(listener, app(live, files, store))
-            .with_graceful_shutdown(shutdown)
+        connections::serve(listener, app(live, files, store), shutdown)
             .await
             .map_err(Error::Stopped)
     })

@@ -5,23 +5,36 @@
 //! Like the real server, every 4xx error is sent with HTTP 400 and the real status
 //! as a string in the JSON body (`{"statusCode","error","message","code"}`), and the
 //! checks run in its order: authorization, bucket, type, key, duplicate, size.
+//!
+//! Nothing a client sends is held whole: the body is read in its own task and at
+//! most the bucket's size limit and a little more is handed to the upload; each text
+//! field is bounded; objects are served so a browser never runs them as a page.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::rejection::PathRejection;
 use axum::extract::{DefaultBodyLimit, FromRequest, Multipart, Path, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
+use futures_util::StreamExt;
 
 use super::{content_matches, Bucket, StorageError, Store};
 use crate::conditional::etag_matches;
 
-/// The largest request body read at all; the bucket's own limit is enforced while
-/// streaming, and what follows it is read and dropped so the client gets the reply.
-const MAX_BODY: usize = 64 * 1024 * 1024;
+/// What a form may carry besides its file: boundaries, part headers, text fields.
+const FORM_OVERHEAD: u64 = 64 * 1024;
+/// The longest text field (`cacheControl`, `contentType`, `metadata`).
+pub const FIELD_LIMIT: usize = 16 * 1024;
+/// The real server reads at most this many fields before the file.
+const MAX_FIELDS: usize = 10;
+/// How long a body is still read, and dropped, after the answer was decided: a
+/// client that is still sending receives the answer instead of a reset.
+const LINGER: Duration = Duration::from_secs(2);
 
 pub fn router(store: Arc<Store>) -> Router {
     Router::new()
@@ -33,8 +46,83 @@ pub fn router(store: Arc<Store>) -> Router {
             "/storage/v1/object/{bucket}/{*key}",
             post(upload).options(preflight),
         )
-        .layer(DefaultBodyLimit::max(MAX_BODY))
+        // Bounded by `BoundedBody` instead, which also lets the client hear the 413.
+        .layer(DefaultBodyLimit::disable())
         .with_state(store)
+}
+
+/// The largest body any bucket of `store` can need.
+fn body_limit(store: &Store) -> u64 {
+    store
+        .buckets()
+        .map(|b| b.size_limit)
+        .max()
+        .unwrap_or(0)
+        .saturating_add(FORM_OVERHEAD)
+}
+
+/// A request body read in a task of its own: up to `limit` bytes go to the
+/// upload; past the limit, or once the upload stops reading, the rest is read and
+/// dropped for at most [`LINGER`], then the connection is closed.
+struct BoundedBody {
+    body: Body,
+    over_limit: Arc<AtomicBool>,
+    complete: Arc<AtomicBool>,
+}
+
+impl BoundedBody {
+    fn spawn(body: Body, limit: u64) -> BoundedBody {
+        let (tx, rx) = tokio::sync::mpsc::channel::<Result<Bytes, std::io::Error>>(4);
+        let over_limit = Arc::new(AtomicBool::new(false));
+        let complete = Arc::new(AtomicBool::new(false));
+        let (over, done) = (over_limit.clone(), complete.clone());
+        tokio::spawn(async move {
+            let mut stream = body.into_data_stream();
+            let mut received: u64 = 0;
+            let mut tx = Some(tx);
+            let mut linger_until = None;
+            loop {
+                let next = match linger_until {
+                    None => stream.next().await,
+                    Some(until) => match tokio::time::timeout_at(until, stream.next()).await {
+                        Ok(next) => next,
+                        Err(_) => break,
+                    },
+                };
+                let chunk = match next {
+                    None => {
+                        done.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    Some(Err(_)) => break,
+                    Some(Ok(chunk)) => chunk,
+                };
+                received = received.saturating_add(chunk.len() as u64);
+                let Some(sender) = tx.as_ref() else {
+                    continue;
+                };
+                let delivered = if received > limit {
+                    over.store(true, Ordering::Relaxed);
+                    let _ = sender
+                        .send(Err(std::io::Error::other("the body is over the limit")))
+                        .await;
+                    false
+                } else {
+                    sender.send(Ok(chunk)).await.is_ok()
+                };
+                if !delivered {
+                    tx = None;
+                    linger_until = Some(tokio::time::Instant::now() + LINGER);
+                }
+            }
+        });
+        let stream = tokio_stream::wrappers::ReceiverStream::new(rx);
+        BoundedBody {
+            body: Body::from_stream(stream),
+            over_limit,
+            complete,
+        }
+    }
 }
 
 impl StorageError {
@@ -50,7 +138,7 @@ impl StorageError {
                 ("415", "invalid_mime_type", "InvalidMimeType")
             }
             Duplicate => ("409", "Duplicate", "KeyAlreadyExists"),
-            TooLarge => ("413", "Payload too large", "EntityTooLarge"),
+            TooLarge | FieldTooLarge(_) => ("413", "Payload too large", "EntityTooLarge"),
             NoContent | BadRequest(_) => ("400", "InvalidRequest", "InvalidRequest"),
             Internal(_) => ("500", "internal", "InternalError"),
         }
@@ -128,7 +216,12 @@ async fn upload(
     path: Result<Path<(String, String)>, PathRejection>,
     request: Request,
 ) -> Response {
-    match receive(&store, path, request).await {
+    let (parts, body) = request.into_parts();
+    let limit = body_limit(&store);
+    let bounded = BoundedBody::spawn(body, limit);
+    let (over_limit, complete) = (bounded.over_limit.clone(), bounded.complete.clone());
+    let request = Request::from_parts(parts, bounded.body);
+    let mut response = match receive(&store, path, request, limit).await {
         Ok((bucket, key, id)) => {
             let body =
                 serde_json::json!({ "Id": id, "Key": format!("{bucket}/{key}") }).to_string();
@@ -139,62 +232,64 @@ async fn upload(
             );
             cors(response)
         }
+        Err(_) if over_limit.load(Ordering::Relaxed) => StorageError::TooLarge.into_response(),
         Err(e) => e.into_response(),
+    };
+    // The rest of the body is dropped, so the connection cannot carry another request.
+    if !complete.load(Ordering::Relaxed) {
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
     }
+    response
 }
 
 async fn receive(
     store: &Store,
     path: Result<Path<(String, String)>, PathRejection>,
     request: Request,
+    limit: u64,
 ) -> Result<(String, String, String), StorageError> {
-    if let Some(length) = request.headers().get(header::CONTENT_LENGTH) {
-        let length: u64 = length
-            .to_str()
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0);
-        if length > MAX_BODY as u64 {
-            return Err(StorageError::TooLarge);
-        }
+    let declared_length = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|s| s.parse::<u64>().ok());
+    if declared_length.is_some_and(|length| length > limit) {
+        return Err(StorageError::TooLarge);
     }
     // The real server upserts only with the string `true`.
     let upsert = request
         .headers()
         .get("x-upsert")
         .is_some_and(|v| v.as_bytes() == b"true");
-    let checked = path_params(path).and_then(|(bucket_name, key)| {
-        authorize(store, request.headers())?;
-        let bucket = store.bucket(&bucket_name)?.clone();
-        Ok((bucket_name, key, bucket))
-    });
-    let (bucket_name, key, bucket) = match checked {
-        Ok(c) => c,
-        Err(e) => {
-            drain(request.into_body()).await;
-            return Err(e);
-        }
-    };
+    let (bucket_name, key) = path_params(path)?;
+    authorize(store, request.headers())?;
+    let bucket = store.bucket(&bucket_name)?.clone();
     let mut multipart = Multipart::from_request(request, &())
         .await
         .map_err(|e| StorageError::BadRequest(e.body_text()))?;
 
     let mut cache_control: Option<String> = None;
     let mut content_type_field: Option<String> = None;
-    let result = loop {
-        let field = match multipart.next_field().await {
+    let mut fields = 0;
+    loop {
+        let mut field = match multipart.next_field().await {
             Ok(Some(f)) => f,
-            Ok(None) => break Err(StorageError::NoContent),
-            Err(e) => break Err(multipart_error(e)),
+            Ok(None) => return Err(StorageError::NoContent),
+            Err(e) => return Err(multipart_error(e)),
         };
         if field.file_name().is_none() {
+            fields += 1;
+            if fields > MAX_FIELDS {
+                return Err(StorageError::BadRequest(format!(
+                    "a form has at most {MAX_FIELDS} fields before its file"
+                )));
+            }
             let name = field.name().unwrap_or("").to_string();
-            let value = match field.text().await {
-                Ok(v) => v,
-                Err(e) => break Err(multipart_error(e)),
-            };
+            let value = bounded_text(&mut field, &name).await?;
             match name.as_str() {
-                "cacheControl" => cache_control = Some(value),
+                "cacheControl" => cache_control = Some(max_age(&value)?),
                 "contentType" => content_type_field = Some(value),
                 _ => {}
             }
@@ -210,21 +305,45 @@ async fn receive(
             cache_control: cache_control.as_deref(),
             upsert,
         };
-        break store_file(store, &bucket, wanted, field).await;
-    };
-    // Read what is left so the client receives the reply instead of a reset.
-    while let Ok(Some(mut field)) = multipart.next_field().await {
-        while let Ok(Some(_)) = field.chunk().await {}
+        let id = store_file(store, &bucket, wanted, field).await?;
+        return Ok((bucket_name, key, id));
     }
-    result.map(|id| (bucket_name, key, id))
 }
 
-/// Reads a body to its end, dropping it: a reply sent while the client is still
-/// sending would reach it as a connection reset instead of the error.
-async fn drain(body: Body) {
-    use futures_util::StreamExt;
-    let mut stream = body.into_data_stream();
-    while let Some(Ok(_)) = stream.next().await {}
+/// A text field's value, refused past [`FIELD_LIMIT`] bytes.
+async fn bounded_text(
+    field: &mut axum::extract::multipart::Field<'_>,
+    name: &str,
+) -> Result<String, StorageError> {
+    let mut value = Vec::new();
+    loop {
+        match field.chunk().await {
+            Ok(Some(chunk)) => {
+                if value.len() + chunk.len() > FIELD_LIMIT {
+                    return Err(StorageError::FieldTooLarge(name.to_string()));
+                }
+                value.extend_from_slice(&chunk);
+            }
+            Ok(None) => break,
+            Err(e) => return Err(multipart_error(e)),
+        }
+    }
+    String::from_utf8(value)
+        .map_err(|_| StorageError::BadRequest(format!("the form field `{name}` is not UTF-8 text")))
+}
+
+/// `3600` → `max-age=3600`. Anything but a number of seconds is refused: the value
+/// becomes a response header of every later download.
+fn max_age(seconds: &str) -> Result<String, StorageError> {
+    let seconds = seconds.trim();
+    if !seconds.is_empty() && seconds.len() <= 10 && seconds.bytes().all(|b| b.is_ascii_digit()) {
+        Ok(format!("max-age={seconds}"))
+    } else {
+        Err(StorageError::BadRequest(format!(
+            "cacheControl must be a number of seconds, such as 3600, not {:?}",
+            seconds.chars().take(40).collect::<String>()
+        )))
+    }
 }
 
 fn authorize(store: &Store, headers: &HeaderMap) -> Result<(), StorageError> {
@@ -233,9 +352,10 @@ fn authorize(store: &Store, headers: &HeaderMap) -> Result<(), StorageError> {
         .ok_or(StorageError::NoAuthorization)?
         .to_str()
         .unwrap_or("");
-    // Header values lose trailing spaces on the way, so an empty key arrives as `Bearer`.
-    let token = auth.strip_prefix("Bearer").unwrap_or(auth).trim();
-    if token == store.anon_key {
+    // Exactly `Bearer <key>`. Header values lose trailing spaces on the way, so an
+    // empty key arrives as `Bearer`.
+    let expected = format!("Bearer {}", store.anon_key);
+    if auth == expected || auth == expected.trim_end() {
         Ok(())
     } else {
         Err(StorageError::AccessDenied("Invalid Compact JWS".into()))
@@ -318,11 +438,8 @@ async fn store_file(
     if !content_matches(mime, &head) {
         return Err(StorageError::ContentMismatch(mime.to_string()));
     }
-    let cache_control = match cache_control {
-        Some(seconds) => format!("max-age={seconds}"),
-        None => "no-cache".into(),
-    };
-    let meta = tokio::task::block_in_place(|| upload.commit(mime, &cache_control))?;
+    let cache_control = cache_control.unwrap_or("no-cache");
+    let meta = tokio::task::block_in_place(|| upload.commit(mime, cache_control))?;
     Ok(meta.id)
 }
 
@@ -358,13 +475,35 @@ async fn read_public(
     let last_modified = httpdate::fmt_http_date(
         std::time::UNIX_EPOCH + std::time::Duration::from_secs(meta.created),
     );
+    // Stored values are checked on upload; older objects may hold anything, and
+    // an unusable value must not make the object unreadable.
+    let value = |text: &str, otherwise: &'static str| {
+        HeaderValue::from_str(text).unwrap_or(HeaderValue::from_static(otherwise))
+    };
     let mut builder = Response::builder()
-        .header(header::CONTENT_TYPE, content_type)
-        .header(header::CACHE_CONTROL, &meta.cache_control)
-        .header(header::ETAG, &meta.etag)
+        .header(
+            header::CONTENT_TYPE,
+            value(&content_type, "application/octet-stream"),
+        )
+        .header(
+            header::CACHE_CONTROL,
+            value(&meta.cache_control, "no-cache"),
+        )
+        .header(header::ETAG, value(&meta.etag, "\"\""))
         .header(header::LAST_MODIFIED, last_modified)
         .header(header::ACCEPT_RANGES, "bytes")
-        .header("X-Robots-Tag", "none");
+        .header("X-Robots-Tag", "none")
+        // Whatever the bytes hold (a picture with a page behind it), a browser
+        // takes them as the stored type and never runs them.
+        .header(header::X_CONTENT_TYPE_OPTIONS, "nosniff")
+        .header(
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'none'; sandbox",
+        )
+        .header(
+            header::CONTENT_DISPOSITION,
+            content_disposition(&content_type, &key),
+        );
 
     let not_modified = etag_matches(headers, &meta.etag);
     if not_modified {
@@ -408,6 +547,42 @@ async fn read_public(
         .map_err(|e| StorageError::Internal(e.to_string()))
 }
 
+/// Pictures are shown in place, anything else is a download; the file name is
+/// the key's last segment in characters that need no quoting or escaping.
+fn content_disposition(content_type: &str, key: &str) -> String {
+    const SHOWN: [&str; 5] = [
+        "image/png",
+        "image/jpeg",
+        "image/gif",
+        "image/webp",
+        "image/avif",
+    ];
+    let kind = if SHOWN.contains(&content_type) {
+        "inline"
+    } else {
+        "attachment"
+    };
+    let name: String = key
+        .rsplit('/')
+        .next()
+        .unwrap_or("")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let name = name.trim_start_matches('.');
+    if name.is_empty() {
+        kind.to_string()
+    } else {
+        format!("{kind}; filename=\"{name}\"")
+    }
+}
+
 /// One `bytes=a-b`, `bytes=a-` or `bytes=-n` range within `total` bytes.
 fn parse_range(value: &str, total: u64) -> Option<(u64, u64)> {
     let spec = value.strip_prefix("bytes=")?;
@@ -435,6 +610,42 @@ mod tests {
         assert_eq!(essence("image/png;charset=utf-8"), "image/png");
         assert_eq!(essence(" Image/PNG ; q=1"), "image/png");
         assert_eq!(essence("image/gif"), "image/gif");
+    }
+
+    #[test]
+    fn cache_control_is_a_number_of_seconds() {
+        assert_eq!(max_age("3600"), Ok("max-age=3600".into()));
+        assert_eq!(max_age(" 60 "), Ok("max-age=60".into()));
+        for bad in [
+            "",
+            "3600\r\nSet-Cookie: a=b",
+            "-1",
+            "1e3",
+            "max-age=3600",
+            "99999999999",
+        ] {
+            assert!(
+                matches!(max_age(bad), Err(StorageError::BadRequest(_))),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn downloads_are_named_safely_and_only_pictures_shown_in_place() {
+        assert_eq!(
+            content_disposition("image/png", "public/1700000000000_photo.png"),
+            r#"inline; filename="1700000000000_photo.png""#
+        );
+        assert_eq!(
+            content_disposition("image/png", "public/a\"; b=c'(1).png"),
+            r#"inline; filename="a___b_c__1_.png""#
+        );
+        assert_eq!(
+            content_disposition("text/plain", "public/notes.txt"),
+            r#"attachment; filename="notes.txt""#
+        );
+        assert_eq!(content_disposition("image/gif", "public/..."), "inline");
     }
 
     #[test]

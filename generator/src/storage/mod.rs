@@ -95,6 +95,8 @@ pub enum StorageError {
     Duplicate,
     #[error("The object exceeded the maximum allowed size")]
     TooLarge,
+    #[error("the form field `{0}` is longer than {limit} bytes", limit = http::FIELD_LIMIT)]
+    FieldTooLarge(String),
     #[error("No content provided")]
     NoContent,
     #[error("{0}")]
@@ -153,6 +155,10 @@ impl Store {
             buckets,
             anon_key: anon_key.to_string(),
         })
+    }
+
+    pub fn buckets(&self) -> impl Iterator<Item = &Bucket> {
+        self.buckets.iter()
     }
 
     pub fn bucket(&self, name: &str) -> Result<&Bucket, StorageError> {

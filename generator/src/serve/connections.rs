@@ -1,0 +1,78 @@
+//! The HTTP/1.1 server of `site serve`: accepts connections and hands each
+//! request to the app, with the limits a server open to a network needs. At most
+//! [`MAX_CONNECTIONS`] are served at once (the next wait in the listen queue), and
+//! a client has [`HEADER_TIMEOUT`] to send a request's headers, so connections that
+//! never finish them are closed instead of kept forever.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+
+/// Connections served at once (page loads, uploads, live-reload streams): half
+/// the process's file descriptors, the rest kept for files and child processes,
+/// and never more than 4,096.
+pub fn max_connections() -> usize {
+    let descriptors = rustix::process::getrlimit(rustix::process::Resource::Nofile)
+        .current
+        .unwrap_or(4096 * 2);
+    usize::try_from(descriptors / 2)
+        .unwrap_or(4096)
+        .clamp(64, 4096)
+}
+/// How long a client may take to send a request's headers (and how long an idle
+/// kept-alive connection waits for its next request).
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Serves `app` on `listener` until `shutdown` completes.
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    shutdown: impl std::future::Future<Output = ()>,
+) -> std::io::Result<()> {
+    let slots = Arc::new(Semaphore::new(max_connections()));
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(HEADER_TIMEOUT)
+        .keep_alive(true);
+    let accepting = async {
+        loop {
+            let Ok(slot) = slots.clone().acquire_owned().await else {
+                return Ok(());
+            };
+            let stream = match listener.accept().await {
+                Ok((stream, _)) => stream,
+                Err(e) if transient(&e) => {
+                    // Out of file descriptors, or a client gone before it was
+                    // accepted: wait a moment rather than spin.
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            let _ = stream.set_nodelay(true);
+            let connection =
+                http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+            tokio::spawn(async move {
+                let _ = connection.await;
+                drop(slot);
+            });
+        }
+    };
+    tokio::select! {
+        result = accepting => result,
+        () = shutdown => Ok(()),
+    }
+}
+
+fn transient(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind::*;
+    matches!(
+        e.kind(),
+        ConnectionAborted | ConnectionReset | Interrupted | WouldBlock
+    ) || matches!(e.raw_os_error(), Some(23 | 24)) // ENFILE, EMFILE
+}
