@@ -8,7 +8,7 @@ DEBUG_SITE := target/debug/site
 RELEASE_SITE := target/release/site
 PORT ?= 8080
 
-.PHONY: help setup packages build serve test check lint unit-ts storage-policies e2e screenshots bench lighthouse clean
+.PHONY: help setup packages build serve test check lint unit-ts storage-policies e2e screenshots bench lighthouse fuzz clean
 
 help:
 	@echo "make serve   build and serve the site on http://127.0.0.1:$(PORT)"
@@ -18,6 +18,7 @@ help:
 	@echo "make check   build the site and check its links, images and headings"
 	@echo "make screenshots   full-page screenshots of every route at 320, 375, 768 and 1280 px, and a contact sheet per width"
 	@echo "make bench   build speed against Hugo, this site's build and reload times, page weight"
+	@echo "make fuzz    each fuzz target for FUZZ_SECONDS (default 120) seconds"
 
 # npm ci from the committed lockfile, again whenever the lockfile changes.
 node_modules/.installed: package.json package-lock.json
@@ -68,6 +69,32 @@ screenshots: setup packages
 bench: setup packages
 	cargo build --release --quiet
 	python3 bench/run.py
+
+# Fuzzing, not part of `make test`: every target of fuzz/ runs FUZZ_SECONDS,
+# from its corpus (fuzz/corpus/, kept between runs) and its seeds. An input that
+# panics, or takes over 10 s, is written to fuzz/artifacts/<target>/; every
+# target runs even when one fails, and the exit code says whether any did.
+# cargo-fuzz needs nightly's flags: the nightly toolchain when installed, else
+# the stable one with RUSTC_BOOTSTRAP.
+FUZZ_SECONDS ?= 120
+FUZZ_TARGETS := yaml_page front_matter storage_key storage_upload
+FUZZ_SEEDS_yaml_page := content/pages generator/tests/fixtures generator/tests/broken
+FUZZ_SEEDS_front_matter := content/pages generator/tests/fixtures
+FUZZ_SEEDS_storage_key := fuzz/seeds/storage_key
+FUZZ_SEEDS_storage_upload := fuzz/seeds/storage_upload
+FUZZ_TOOLCHAIN := $(shell rustup toolchain list 2>/dev/null | grep -q '^nightly' && echo +nightly)
+define fuzz_target
+	@mkdir -p fuzz/corpus/$(1) && echo "fuzz: $(1) for $(FUZZ_SECONDS) s"
+	@RUSTC_BOOTSTRAP=$(if $(FUZZ_TOOLCHAIN),,1) cargo $(FUZZ_TOOLCHAIN) fuzz run --sanitizer none $(1) \
+	  fuzz/corpus/$(1) $(FUZZ_SEEDS_$(1)) -- -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	  -rss_limit_mb=2048 -print_final_stats=1 || echo $(1) >> .site/fuzz-failed
+
+endef
+fuzz: setup
+	@command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+	@mkdir -p .site && rm -f .site/fuzz-failed
+	$(foreach t,$(FUZZ_TARGETS),$(call fuzz_target,$(t)))
+	@if [ -s .site/fuzz-failed ]; then echo "fuzz: crashes in $$(tr '\n' ' ' < .site/fuzz-failed)(fuzz/artifacts/)"; exit 1; fi
 
 # Lighthouse scores of the spec's routes, mobile and desktop (about 10 minutes).
 lighthouse: setup packages

@@ -1,0 +1,102 @@
+//! Any multipart body posted to the storage API, as `site serve` receives it:
+//! the answer is the storage JSON with HTTP 200 or 400, never a server error,
+//! and nothing is written outside the storage folder.
+#![no_main]
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use axum::body::Body;
+use axum::http::Request;
+use http_body_util::BodyExt;
+use libfuzzer_sys::fuzz_target;
+use site::storage::{http, policy, Bucket, Store};
+use tower::ServiceExt;
+
+struct Fixture {
+    base: PathBuf,
+    runtime: tokio::runtime::Runtime,
+    router: axum::Router,
+}
+
+fn fixture() -> &'static Fixture {
+    static FIXTURE: OnceLock<Fixture> = OnceLock::new();
+    FIXTURE.get_or_init(|| {
+        let base = std::env::temp_dir().join(format!("site-fuzz-upload-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        std::fs::create_dir_all(&base).expect("a scratch folder");
+        let buckets = policy::BUCKETS.iter().map(|p| Bucket::from_policy(p)).collect();
+        let store = Store::new(&base.join("storage"), buckets, "").expect("a store");
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        Fixture {
+            base,
+            runtime,
+            router: http::router(Arc::new(store)),
+        }
+    })
+}
+
+fuzz_target!(|data: &[u8]| {
+    static N: AtomicU64 = AtomicU64::new(0);
+    let Fixture {
+        base,
+        runtime,
+        router,
+    } = fixture();
+    // The first line, when it starts with `?`, is the header block's variant:
+    // the boundary and the declared type.
+    let (boundary, body) = match data.split_first() {
+        Some((b'?', rest)) => {
+            let end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+            let boundary = String::from_utf8_lossy(&rest[..end]).to_string();
+            (boundary, rest.get(end + 1..).unwrap_or_default().to_vec())
+        }
+        _ => ("fuzz".to_string(), data.to_vec()),
+    };
+    let key = format!(
+        "public/{}_fuzz.png",
+        1_700_000_000_000u64 + N.fetch_add(1, Ordering::Relaxed)
+    );
+    let Ok(request) = Request::post(format!(
+        "/storage/v1/object/contact-attachments/{key}"
+    ))
+    .header("authorization", "Bearer")
+    .header(
+        "content-type",
+        format!("multipart/form-data; boundary={boundary}"),
+    )
+    .body(Body::from(body)) else {
+        return;
+    };
+    let (status, answer) = runtime.block_on(async {
+        let response = router.clone().oneshot(request).await.expect("infallible");
+        let status = response.status();
+        let bytes = response
+            .into_body()
+            .collect()
+            .await
+            .expect("a whole answer")
+            .to_bytes();
+        (status, bytes)
+    });
+    assert!(
+        status == 200 || status == 400,
+        "HTTP {status}: {}",
+        String::from_utf8_lossy(&answer)
+    );
+    let text = String::from_utf8_lossy(&answer);
+    assert!(text.starts_with('{') && text.ends_with('}'), "{text}");
+    let outside: Vec<_> = std::fs::read_dir(base)
+        .expect("the scratch folder")
+        .flatten()
+        .map(|e| e.file_name())
+        .filter(|n| n != "storage")
+        .collect();
+    assert!(outside.is_empty(), "wrote outside the store: {outside:?}");
+    let _ = std::fs::remove_dir_all(base.join("storage").join("contact-attachments"));
+});
