@@ -15,9 +15,14 @@ pub fn explain(source: &str, at: Option<Span>, parser: &str) -> Error {
     let line_no = at.map_or(lines.len().max(1), |s| s.line.max(1));
     let error = |line: usize, column: usize, message: String| {
         let start = Span::line_start(source, line);
+        // Columns count characters; the offset is in bytes.
+        let in_line = lines
+            .get(line.saturating_sub(1))
+            .and_then(|text| text.char_indices().nth(column.saturating_sub(1)))
+            .map_or(0, |(byte, _)| byte);
         Error::at(
             Span {
-                offset: start.offset + column.saturating_sub(1),
+                offset: start.offset + in_line,
                 len: 1,
                 line,
                 column,
@@ -163,7 +168,9 @@ fn first_tab_indent(lines: &[&str], last: usize) -> Option<(usize, usize)> {
 /// comments skipped).
 fn unclosed_bracket(source: &str, offset: usize) -> Option<(usize, usize, char)> {
     let mut open: Vec<(usize, usize, char)> = Vec::new();
-    for (i, line) in source[..offset.min(source.len())].lines().enumerate() {
+    // The parser's offset may fall inside a character.
+    let end = source.floor_char_boundary(offset.min(source.len()));
+    for (i, line) in source[..end].lines().enumerate() {
         let mut quote: Option<char> = None;
         let mut previous = ' ';
         for (c_i, c) in line.chars().enumerate() {
@@ -336,6 +343,21 @@ mod tests {
     fn explained(source: &str) -> (usize, String) {
         let e = parse(source).unwrap_err();
         (e.span.map_or(0, |s| s.line), e.message)
+    }
+
+    #[test]
+    fn an_error_after_wide_characters_points_at_its_byte() {
+        let source = "title: T\nmeta: { été: «x», b: [a, b\ndescription: D\n";
+        let e = parse(source).unwrap_err();
+        let span = e.span.unwrap();
+        assert!(e.message.contains("is never closed"), "{}", e.message);
+        assert_eq!(
+            &source[span.offset..span.offset + span.len],
+            "[",
+            "{}",
+            e.message
+        );
+        assert_eq!((span.line, span.column), (2, 22));
     }
 
     #[test]
