@@ -10,6 +10,7 @@
    with the new content, for a content, a style and an island edit, and for one
    post of the 10,000-post corpus.
 3. Page weight of every route, measured in Chromium (bench/weight.mjs).
+4. The search: index size, first search's bytes and time to results (bench/search.mjs).
 
 Only the Python standard library is used; wall time is monotonic, CPU time and
 peak RSS come from the kernel's accounting of each finished process (wait4).
@@ -168,14 +169,23 @@ def report():
         lines.append(f"| save to served, {what} ({c['n']} edits) | p50 {c['p50']} ms, p95 {c['p95']} ms ({c['min']}–{c['max']}) |")
     weights = node("weight.mjs")
     lines += ["", "## 3. Page weight (KiB raw / gzip / brotli; HTML, CSS, JavaScript and the font are what loads before the page is interactive, images what a visitor who reads to the end downloads at that width)", ""]
-    lines.append("| route | HTML | CSS | JavaScript | font | images at 375 px | images at 1280 px | requests |")
-    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+    lines.append("| route | HTML | CSS | JavaScript | font | images at 375 px | images at 1280 px | search before it is opened | requests |")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for w in weights:
         phone, desk = w["375"], w["1280"]
         cells = [" / ".join(kb(phone[kind][enc]) for enc in ("raw", "gzip", "br")) for kind in ("html", "css", "js")]
         cells.append(kb(phone["font"]["raw"]))
         cells += [" / ".join(kb(x["images"][enc]) for enc in ("raw", "br")) for x in (phone, desk)]
+        cells.append(kb(phone["search"]["raw"] + desk["search"]["raw"]))
         lines.append(f"| {w['route']} | {' | '.join(cells)} | {phone['requests']} |")
+    search = node("search.mjs", RUNS)
+    first, typed = search["firstSearchBytes"], search["keystrokeToResultsMs"]
+    lines += ["", f"## 4. Search (Chromium against `site serve`, the query \"{search['query']}\" typed into a fresh page, {RUNS} runs)", ""]
+    lines.append("| measure | value |")
+    lines.append("|---|---:|")
+    lines.append(f"| index as built (`pagefind/`) | {search['index']['files']} files, {kb(search['index']['bytes'])} KiB |")
+    lines.append(f"| loaded by the first search (dialog, Pagefind, WebAssembly, index; as transferred) | {kb(first['median'])} KiB ({kb(first['min'])}–{kb(first['max'])}) |")
+    lines.append(f"| first keystroke to results shown | {typed['median']:.0f} ms ({typed['min']:.0f}–{typed['max']:.0f}) |")
     return "\n".join(lines) + "\n"
 
 

@@ -3,7 +3,9 @@
 // nothing clicked), by kind (HTML, CSS, JavaScript, the font), and the image
 // bytes the width downloads once the page is read to the end (lazy pictures
 // included, the srcset candidate the width picks), with the raw, gzip (-9) and
-// brotli (q11) sizes of those files as built. Prints JSON.
+// brotli (q11) sizes of those files as built, and the bytes of the search (its
+// dialog's code, Pagefind's script, WebAssembly and index) fetched in the whole
+// visit, which must be none: they load when the search is opened. Prints JSON.
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -56,8 +58,12 @@ export async function measureWeights() {
       const weight = { route };
       for (const width of [375, 1280]) {
         const { requested, interactive } = await visit(browser, server, route, width);
-        const w = { html: zero(), css: zero(), js: zero(), font: zero(), images: zero(), requests: interactive };
+        const w = { html: zero(), css: zero(), js: zero(), font: zero(), images: zero(), search: zero(), requests: interactive };
         for (const [i, { path: p, type }] of requested.entries()) {
+          if (p.startsWith("/pagefind/") || p.includes("/SearchDialog-")) {
+            w.search = add(w.search, sizes(readFileSync(path.join(server.out, p))));
+            continue;
+          }
           const kind = KIND[type];
           // Scripts loaded later, on demand (the storage client), are not the page's weight.
           if (!kind || (kind !== "images" && i >= interactive)) continue;

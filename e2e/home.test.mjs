@@ -82,7 +82,7 @@ for (const width of WIDTHS) {
       const links = page.locator(phone ? "#site-menu a" : ".site-header__nav a");
       assert.deepEqual(await links.allInnerTexts(), [
         "Home", "About Us", "Services", "Industries", "Insights", "Careers", "Contact",
-        ...(phone ? ["Contact Us"] : []),
+        ...(phone ? ["Search", "Contact Us"] : []),
       ]);
       for (const link of await links.all()) {
         assert.equal(await link.isVisible(), true, await link.innerText());
@@ -149,15 +149,17 @@ describe("the mobile menu by keyboard alone", () => {
     await page.keyboard.press("Tab"); // skip link
     await page.keyboard.press("Tab"); // brand
     await page.keyboard.press("Tab");
+    assert.equal(await focused(), "Search");
+    await page.keyboard.press("Tab");
     assert.equal(await focused(), "Menu");
     await page.keyboard.press("Enter");
     assert.equal(await expanded(page), true);
     const seen = [];
-    for (let i = 0; i < 8; i++) {
+    for (let i = 0; i < 9; i++) {
       await page.keyboard.press("Tab");
       seen.push(await focused());
     }
-    assert.deepEqual(seen, ["Home", "About Us", "Services", "Industries", "Insights", "Careers", "Contact", "Contact Us"]);
+    assert.deepEqual(seen, ["Home", "About Us", "Services", "Industries", "Insights", "Careers", "Contact", "Search", "Contact Us"]);
     await page.keyboard.press("Escape");
     assert.equal(await focused(), "Menu");
     assert.equal(await page.locator("#site-menu").isVisible(), false);

@@ -70,7 +70,7 @@ for (const host of Object.keys(HOSTS)) {
           if (!(r.headers.get("content-type") ?? "").startsWith("text/html")) continue;
           assert.equal(r.headers.get("content-security-policy"), null, url);
           const html = await (await fetch(url)).text();
-          assert.match(html, /^<!doctype html>\s*<html[^>]*>\s*<head>\s*<meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self';[^"]*"><meta name="referrer" content="strict-origin-when-cross-origin">/, url);
+          assert.match(html, /^<!doctype html>\s*<html[^>]*>\s*<head>\s*<meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval';[^"]*"><meta name="referrer" content="strict-origin-when-cross-origin">/, url);
           assert.doesNotMatch(html, /frame-ancestors/, url);
         }
       });

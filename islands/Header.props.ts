@@ -11,6 +11,8 @@ export const props = z.strictObject({
   /** The href of the active link, chosen at build time (`nav_active`); "" for none. */
   active: z.string(),
   cta: link,
+  /** The search button: its name, and where it leads before the header hydrates. */
+  search: link,
 });
 
 export type HeaderProps = z.infer<typeof props>;

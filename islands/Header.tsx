@@ -1,10 +1,13 @@
 import { useEffect, useRef, useState } from "react";
+import type { ComponentType } from "react";
 // One module per icon: the package's index would make esbuild read all of them.
 import Menu from "lucide-react/icons/menu";
 import Search from "lucide-react/icons/search";
 import X from "lucide-react/icons/x";
 import type { HeaderProps } from "./Header.props.ts";
-import { isActive, isSolid } from "./lib/header.ts";
+import { isActive, isSolid, opensSearch } from "./lib/header.ts";
+
+type SearchDialogProps = { open: boolean; onOpenChange: (open: boolean) => void; opener: HTMLElement | null };
 
 const MENU_ID = "site-menu";
 
@@ -15,13 +18,46 @@ const MENU_ID = "site-menu";
  * scrolls away with the page; once hydrated it is fixed, transparent at the top,
  * solid past 10 px of scroll, and the menu also closes on Escape (focus back on
  * its toggle), on a chosen link and on a click outside it.
+ *
+ * The search button (and the menu's Search item) is a link to the sitemap page
+ * until the header hydrates; then it opens the search dialog, as do `/` and
+ * Ctrl-K or ⌘-K. The dialog's code is fetched on the first opening.
  */
-export default function Header({ brand, links, active, cta }: HeaderProps) {
+export default function Header({ brand, links, active, cta, search }: HeaderProps) {
   const [ready, setReady] = useState(false);
   const [scrollY, setScrollY] = useState(0);
   const [open, setOpen] = useState(false);
   const menu = useRef<HTMLDetailsElement>(null);
   const toggle = useRef<HTMLElement>(null);
+  const [searching, setSearching] = useState(false);
+  const [SearchDialog, setSearchDialog] = useState<ComponentType<SearchDialogProps> | null>(null);
+  // Where focus goes back when the search closes: what opened it, or the menu's
+  // toggle when that was the menu's Search (hidden once the menu closes).
+  const opener = useRef<HTMLElement | null>(null);
+
+  const openSearch = () => {
+    const focused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    opener.current = focused && menu.current?.contains(focused) ? toggle.current : focused;
+    if (menu.current) menu.current.open = false;
+    setOpen(false);
+    setSearching(true);
+    import("./search/SearchDialog.tsx")
+      .then((module) => setSearchDialog(() => module.default))
+      // Offline or a stale page: the sitemap lists every page.
+      .catch(() => window.location.assign(search.href));
+  };
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const { key, ctrlKey, metaKey, altKey } = event;
+      if (opensSearch({ key, ctrlKey, metaKey, altKey, target: event.target as HTMLElement | null })) {
+        event.preventDefault();
+        openSearch();
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
 
   useEffect(() => {
     setReady(true);
@@ -86,9 +122,17 @@ export default function Header({ brand, links, active, cta }: HeaderProps) {
           <ul>{items(false)}</ul>
         </nav>
         <div className="site-header__actions">
-          <button type="button" className="icon-button" aria-label="Search (coming soon)" disabled>
+          <a
+            className="icon-button site-header__search"
+            href={search.href}
+            aria-label={search.label}
+            onClick={(event) => {
+              event.preventDefault();
+              openSearch();
+            }}
+          >
             <Search aria-hidden="true" size={20} />
-          </button>
+          </a>
           <a className="button button--primary site-header__cta" href={cta.href}>
             {cta.label}
           </a>
@@ -104,6 +148,17 @@ export default function Header({ brand, links, active, cta }: HeaderProps) {
             </summary>
             <nav id={MENU_ID} className="site-header__panel" aria-label="Main">
               <ul>{items(true)}</ul>
+              <a
+                className="site-header__panel-search"
+                href={search.href}
+                onClick={(event) => {
+                  event.preventDefault();
+                  openSearch();
+                }}
+              >
+                <Search aria-hidden="true" size={18} />
+                {search.label}
+              </a>
               <a className="button button--primary site-header__panel-cta" href={cta.href} onClick={() => setOpen(false)}>
                 {cta.label}
               </a>
@@ -111,6 +166,7 @@ export default function Header({ brand, links, active, cta }: HeaderProps) {
           </details>
         </div>
       </div>
+      {SearchDialog && <SearchDialog open={searching} onOpenChange={setSearching} opener={opener.current} />}
     </header>
   );
 }

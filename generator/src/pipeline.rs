@@ -455,9 +455,28 @@ fn write(
     )
     .map_err(|e| vec![output_diagnostic(root, &e)])?;
     let count = files.len();
+    let indexer = match content.config.search {
+        true => {
+            let tools = session
+                .bundles
+                .tools(root)
+                .map_err(|e| e.into_diagnostics(root))?;
+            Some(
+                output::search::indexer(&tools.node_modules)
+                    .map_err(|e| vec![Diagnostic::new("node_modules/", e.to_string())])?,
+            )
+        }
+        false => None,
+    };
+    let limit = content.config.timeouts.index_limit();
+    // The index is made from the pages as written, before they are served.
+    let finish = |site: &Path| match &indexer {
+        Some(indexer) => Ok(output::search::index(indexer, site, limit)?),
+        None => Ok(()),
+    };
     let written = match &mut session.written {
-        Some(written) => output::update(&options.out, &files, written),
-        None => output::write(&options.out, &files).map(|_| count),
+        Some(written) => output::update(&options.out, &files, written, &finish),
+        None => output::write(&options.out, &files, &finish).map(|_| count),
     }
     .map_err(|e| vec![output_diagnostic(root, &e)])?;
     let ssr = session

@@ -69,3 +69,48 @@ fn an_unknown_host_is_refused_with_the_known_ones() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_search_index_is_built_with_the_site_and_its_failure_fails_the_build() {
+    let site = Site::plain();
+    let mut config = site.read("content/site.yaml");
+    config.push_str("search: true\n");
+    site.write("content/site.yaml", &config);
+    site.write(
+        "templates/base.html",
+        &site
+            .read("templates/base.html")
+            .replace("<main", "<main data-pagefind-body"),
+    );
+    let built = site.cli(&["build"]);
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    assert!(site.path("dist/pagefind/pagefind.js").is_file());
+    assert!(
+        !site.path("dist/pagefind/pagefind-ui.js").exists(),
+        "Pagefind's own interface is left out"
+    );
+    let before = common::hash_tree(&site.dist());
+
+    site.edit("content/pages/about.md", "Our Story", "Our History");
+    let failed = std::process::Command::new(env!("CARGO_BIN_EXE_site"))
+        .args(["build", "--root"])
+        .arg(&site.root)
+        .env("SITE_PAGEFIND", "/bin/false")
+        .output()
+        .unwrap();
+    assert_eq!(failed.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&failed.stderr);
+    assert!(
+        said.contains("the search indexer failed (exit status: 1)"),
+        "{said}"
+    );
+    assert_eq!(
+        common::hash_tree(&site.dist()),
+        before,
+        "dist/ is untouched"
+    );
+}

@@ -13,3 +13,23 @@ export type NavLink = { label: string; href: string };
 export function isActive(link: NavLink, active: string): boolean {
   return active !== "" && link.href === active;
 }
+
+/** What a key press needs to know about where it happened. */
+export type KeyPress = {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+  /** The element with focus: a field being typed in keeps its `/`. */
+  target: { tagName?: string; isContentEditable?: boolean } | null;
+};
+
+/** Whether a key press opens the search: `/` outside a text field, Ctrl-K or ⌘-K anywhere. */
+export function opensSearch(press: KeyPress): boolean {
+  if (press.altKey) return false;
+  if ((press.ctrlKey || press.metaKey) && press.key.toLowerCase() === "k") return true;
+  if (press.key !== "/" || press.ctrlKey || press.metaKey) return false;
+  const tag = press.target?.tagName?.toUpperCase() ?? "";
+  const typing = tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || press.target?.isContentEditable === true;
+  return !typing;
+}

@@ -52,6 +52,10 @@ pub struct SiteConfig {
     /// How long the build waits for its helper processes.
     #[serde(default)]
     pub timeouts: Timeouts,
+    /// Build a search index of every page's main content (`data-pagefind-body`)
+    /// into `/pagefind/`, for the header's search.
+    #[serde(default)]
+    pub search: bool,
 }
 
 /// How long the build waits, in seconds, for the processes it runs: one that does
@@ -68,6 +72,10 @@ pub struct Timeouts {
     #[serde(default = "default_bundle_timeout")]
     #[schemars(range(min = 0.1, max = 3600))]
     pub bundle: f64,
+    /// One run of the search indexer (Pagefind) over the pages, in seconds.
+    #[serde(default = "default_bundle_timeout")]
+    #[schemars(range(min = 0.1, max = 3600))]
+    pub index: f64,
 }
 
 fn default_render_timeout() -> f64 {
@@ -83,6 +91,7 @@ impl Default for Timeouts {
         Timeouts {
             render: default_render_timeout(),
             bundle: default_bundle_timeout(),
+            index: default_bundle_timeout(),
         }
     }
 }
@@ -111,6 +120,10 @@ impl Timeouts {
 
     pub fn bundle_limit(&self) -> std::time::Duration {
         limit(self.bundle, default_bundle_timeout())
+    }
+
+    pub fn index_limit(&self) -> std::time::Duration {
+        limit(self.index, default_bundle_timeout())
     }
 }
 

@@ -23,7 +23,9 @@ pub struct Policy {
 
 impl Policy {
     /// The Content-Security-Policy: the site's own files only, and the storage
-    /// origin for the upload request and nothing else.
+    /// origin for the upload request and nothing else. `'wasm-unsafe-eval'` lets
+    /// the search (Pagefind) compile its own WebAssembly; it allows no `eval` of
+    /// script text.
     pub fn content_security_policy(&self) -> String {
         let storage = if self.storage_origin.is_empty() {
             String::new()
@@ -31,7 +33,7 @@ impl Policy {
             format!(" {}", self.storage_origin)
         };
         format!(
-            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; \
+            "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; \
              connect-src 'self'{storage}; font-src 'self'; object-src 'none'; base-uri 'self'; \
              form-action 'self'; frame-ancestors 'none'"
         )

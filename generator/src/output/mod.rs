@@ -8,6 +8,7 @@ pub mod compress;
 pub mod feed;
 pub mod headers;
 pub mod hosts;
+pub mod search;
 pub mod sitemap;
 mod swap;
 pub mod weight;
@@ -26,6 +27,8 @@ pub enum Error {
     Io(#[from] IoError),
     #[error("{0} is written twice: by {1} and by {2}")]
     Collision(String, String, String),
+    #[error(transparent)]
+    Search(#[from] search::Error),
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
@@ -145,9 +148,14 @@ pub fn route_file(route: &str) -> String {
     }
 }
 
-/// Writes `files` as the new content of `out`, replacing what was there in one step.
+/// Writes `files` as the new content of `out`, replacing what was there in one step;
+/// `finish` completes the new output (the search index) before it replaces the old.
 /// Returns the number of bytes written.
-pub fn write(out: &Path, files: &Files) -> Result<u64, Error> {
+pub fn write(
+    out: &Path,
+    files: &Files,
+    finish: &dyn Fn(&Path) -> Result<(), Error>,
+) -> Result<u64, Error> {
     let parent = out
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -164,8 +172,9 @@ pub fn write(out: &Path, files: &Files) -> Result<u64, Error> {
     std::fs::create_dir_all(&tmp).map_err(io(&tmp))?;
 
     let entries: Vec<(&String, &Source)> = files.iter().collect();
-    let result =
-        write_entries(&tmp, &entries).and_then(|bytes| swap::swap(&tmp, out).map(|_| bytes));
+    let result = write_entries(&tmp, &entries)
+        .and_then(|bytes| finish(&tmp).map(|()| bytes))
+        .and_then(|bytes| swap::swap(&tmp, out).map(|_| bytes));
     if result.is_err() {
         let _ = std::fs::remove_dir_all(&tmp);
     }
@@ -200,14 +209,19 @@ pub struct Written {
 /// changed file is written beside its place and renamed over it, files no longer
 /// produced are removed. The first call writes the whole output. Returns the
 /// number of files written.
-pub fn update(out: &Path, files: &Files, written: &mut Written) -> Result<usize, Error> {
+pub fn update(
+    out: &Path,
+    files: &Files,
+    written: &mut Written,
+    finish: &dyn Fn(&Path) -> Result<(), Error>,
+) -> Result<usize, Error> {
     let fingerprints: HashMap<String, [u8; 32]> = files
         .files
         .par_iter()
         .map(|(rel, (source, _))| (rel.clone(), source.fingerprint()))
         .collect();
     if written.out.as_deref() != Some(out) || !out.is_dir() {
-        write(out, files)?;
+        write(out, files, finish)?;
         *written = Written {
             out: Some(out.to_path_buf()),
             files: fingerprints,
@@ -251,14 +265,19 @@ pub fn update(out: &Path, files: &Files, written: &mut Written) -> Result<usize,
         written.out = None;
         return Err(e);
     }
+    let mut removed = false;
     for gone in written
         .files
         .keys()
         .filter(|rel| !fingerprints.contains_key(*rel))
     {
         let _ = std::fs::remove_file(out.join(gone));
+        removed = true;
     }
     written.files = fingerprints;
+    if !changed.is_empty() || removed {
+        finish(out)?;
+    }
     Ok(changed.len())
 }
 
@@ -299,7 +318,7 @@ mod tests {
         files
             .add("index.html".into(), Source::Bytes(b"new".to_vec()), "test")
             .unwrap();
-        write(&out, &files).unwrap();
+        write(&out, &files, &|_| Ok(())).unwrap();
         assert_eq!(
             std::fs::read_to_string(out.join("index.html")).unwrap(),
             "new"
@@ -325,7 +344,7 @@ mod tests {
         files.add("b/index.html".into(), page("b1"), "t").unwrap();
         let mut written = Written::default();
         assert_eq!(
-            update(&out, &files, &mut written).unwrap(),
+            update(&out, &files, &mut written, &|_| Ok(())).unwrap(),
             2,
             "the first update writes all"
         );
@@ -338,7 +357,7 @@ mod tests {
         next.add("a/index.html".into(), page("a2"), "t").unwrap();
         next.add("b/index.html".into(), page("b1"), "t").unwrap();
         next.add("c/index.html".into(), page("c1"), "t").unwrap();
-        assert_eq!(update(&out, &next, &mut written).unwrap(), 2);
+        assert_eq!(update(&out, &next, &mut written, &|_| Ok(())).unwrap(), 2);
         assert_eq!(
             std::fs::read_to_string(out.join("a/index.html")).unwrap(),
             "a2"
@@ -355,7 +374,7 @@ mod tests {
 
         let mut last = Files::default();
         last.add("a/index.html".into(), page("a2"), "t").unwrap();
-        update(&out, &last, &mut written).unwrap();
+        update(&out, &last, &mut written, &|_| Ok(())).unwrap();
         assert!(!out.join("b/index.html").exists());
         assert!(!out.join("c/index.html").exists());
         let hidden: Vec<_> = walkdir::WalkDir::new(&out)

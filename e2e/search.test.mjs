@@ -1,0 +1,204 @@
+// The site search in Chromium: nothing of it loads until it is opened, then the
+// dialog finds pages as the visitor types, by mouse or keyboard alone, at phone
+// widths from the menu too; without JavaScript the button leads to the sitemap.
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { appendFileSync } from "node:fs";
+import path from "node:path";
+import { axeViolations, copySite, hydrated, launchBrowser, openPage, startServer } from "./support.mjs";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Every request of the search: its dialog's code and Pagefind's files. */
+function searchRequests(page) {
+  const seen = [];
+  page.on("request", (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path.startsWith("/pagefind/") || /SearchDialog/.test(path)) seen.push(path);
+  });
+  return seen;
+}
+
+async function ready(page, path = "/") {
+  await page.goto(server.url + path);
+  await hydrated(page);
+  await page.waitForSelector("header.site-header[data-ready]");
+}
+
+/** The titles and addresses of the results shown for `query`. */
+async function resultsFor(page, query) {
+  const field = page.getByRole("searchbox", { name: "Search the site" });
+  await field.fill(query);
+  await page.waitForFunction((q) => document.querySelector(".search-dialog__summary")?.textContent.includes(`“${q}”`), query);
+  return page.$$eval(".search-result", (links) => links.map((a) => ({ href: a.getAttribute("href"), title: a.querySelector(".search-result__title").textContent })));
+}
+
+describe("search", () => {
+  test("nothing of the search loads before the button is pressed", async () => {
+    const { page, context, problems } = await openPage(browser, 1280);
+    const requests = searchRequests(page);
+    await ready(page, "/services/");
+    await page.mouse.wheel(0, 3000);
+    await page.waitForTimeout(300);
+    assert.deepEqual(requests, []);
+    await page.getByRole("link", { name: "Search" }).first().click();
+    await page.getByRole("dialog", { name: "Search the site" }).waitFor();
+    await resultsFor(page, "cloud");
+    assert.ok(requests.some((p) => p === "/pagefind/pagefind.js"), requests.join(" "));
+    assert.ok(requests.some((p) => /SearchDialog/.test(p)), requests.join(" "));
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test("“Singapore” finds the contact page, and the word is marked in its excerpt", async () => {
+    const { page, context, problems } = await openPage(browser, 1280);
+    await ready(page);
+    await page.getByRole("link", { name: "Search" }).first().click();
+    const results = await resultsFor(page, "Singapore");
+    assert.ok(results.some((r) => r.href === "/contact/"), JSON.stringify(results));
+    const marked = await page.$$eval(".search-result[href='/contact/'] mark", (m) => m.map((e) => e.textContent));
+    assert.ok(marked.some((m) => m.toLowerCase() === "singapore"), JSON.stringify(marked));
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test("“cybersecurity” finds the cybersecurity service first", async () => {
+    const { page, context, problems } = await openPage(browser, 1280);
+    await ready(page);
+    await page.keyboard.press("Control+k");
+    const results = await resultsFor(page, "cybersecurity");
+    assert.equal(results[0]?.href, "/services/cybersecurity/", JSON.stringify(results));
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test("an Insights article is found by a word of its body alone", async () => {
+    const { page, context, problems } = await openPage(browser, 1280);
+    await ready(page);
+    // A word of the body of one article, in no title, description or other page.
+    await page.keyboard.press("/");
+    const results = await resultsFor(page, "chatbot");
+    assert.deepEqual(results.map((r) => r.href), ["/insights/ai-ready-enterprise/"]);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test("only the main content is indexed: a word of the footer alone finds nothing", async () => {
+    const { page, context, problems } = await openPage(browser, 1280);
+    await ready(page);
+    await page.keyboard.press("Control+k");
+    // "All rights reserved" is the footer's, on every page, and in no page's content.
+    assert.deepEqual(await resultsFor(page, "reserved"), []);
+    assert.equal(await page.locator(".search-dialog__summary").textContent(), "No pages found for “reserved”");
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test("site serve indexes the site again after a saved edit", async () => {
+    const copy = await startServer({ siteRoot: copySite() });
+    const { page, context } = await openPage(browser, 1280);
+    try {
+      appendFileSync(path.join(copy.root, "content/pages/careers.md"), "\nOur new Quokkaville studio opens in spring.\n");
+      const found = async () => {
+        await page.goto(copy.url + "/");
+        // The rebuild's reload may interrupt a try; the next one asks again.
+        return page
+          .evaluate(async () => {
+            const pagefind = await import("/pagefind/pagefind.js");
+            const search = await pagefind.search("quokkaville");
+            return Promise.all(search.results.map(async (r) => (await r.data()).url));
+          })
+          .catch(() => []);
+      };
+      let urls = [];
+      for (let i = 0; i < 50 && urls.length === 0; i++) {
+        urls = await found();
+        if (urls.length === 0) await page.waitForTimeout(200);
+      }
+      assert.deepEqual(urls, ["/careers/"]);
+    } finally {
+      await context.close();
+      await copy.stop();
+    }
+  });
+
+  test("the keyboard alone goes from opening the search to the page found", async () => {
+    const { page, context, problems } = await openPage(browser, 1280);
+    await ready(page);
+    await page.keyboard.press("/");
+    const field = page.getByRole("searchbox", { name: "Search the site" });
+    await field.waitFor();
+    assert.equal(await field.evaluate((el) => el === document.activeElement), true, "the field has focus");
+    await page.keyboard.type("cybersecurity");
+    await page.waitForSelector(".search-result");
+    await page.keyboard.press("ArrowDown");
+    assert.equal(await page.evaluate(() => document.activeElement.getAttribute("href")), "/services/cybersecurity/");
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("ArrowUp");
+    assert.equal(await field.evaluate((el) => el === document.activeElement), true, "up from the first result is the field");
+    await page.keyboard.press("ArrowDown");
+    await Promise.all([page.waitForURL(server.url + "/services/cybersecurity/"), page.keyboard.press("Enter")]);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test("Escape closes the dialog and gives focus back to the button", async () => {
+    const { page, context, problems } = await openPage(browser, 1280);
+    await ready(page);
+    const button = page.locator(".site-header__search");
+    await button.focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("dialog").waitFor();
+    await page.keyboard.press("Escape");
+    await page.getByRole("dialog").waitFor({ state: "detached" });
+    assert.equal(await button.evaluate((el) => el === document.activeElement), true);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  for (const width of [320, 375, 768, 1280]) {
+    test(`at ${width} px the open dialog has no accessibility violation and fits the screen`, async () => {
+      const { page, context, problems } = await openPage(browser, width);
+      await ready(page);
+      await page.keyboard.press("Control+k");
+      await resultsFor(page, "data");
+      assert.deepEqual(await axeViolations(page), []);
+      const box = await page.locator(".search-dialog").boundingBox();
+      assert.ok(box.x >= 0 && box.x + box.width <= width, JSON.stringify(box));
+      assert.deepEqual(problems, []);
+      await context.close();
+    });
+  }
+
+  test("on a phone the menu's Search opens the dialog", async () => {
+    const { page, context, problems } = await openPage(browser, 375);
+    await ready(page);
+    await page.locator(".site-header__toggle").click();
+    await page.locator(".site-header__panel-search").click();
+    const results = await resultsFor(page, "Singapore");
+    assert.ok(results.some((r) => r.href === "/contact/"));
+    assert.equal(await page.locator(".site-header__menu").evaluate((d) => d.open), false, "the menu closed");
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test("without JavaScript the search button leads to the sitemap page", async () => {
+    const { page, context } = await openPage(browser, 1280, { javaScript: false });
+    await page.goto(server.url + "/");
+    await Promise.all([page.waitForURL(server.url + "/sitemap/"), page.locator(".site-header__search").click()]);
+    await context.close();
+  });
+});

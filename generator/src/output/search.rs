@@ -1,0 +1,126 @@
+//! The site's search index: Pagefind (npm `pagefind`, its native binary for this
+//! platform) run over the written pages, when `site.yaml` sets `search: true`.
+//! Only each page's `data-pagefind-body` element (the main content, never the
+//! header or the footer) is indexed. The index is written beside the output and
+//! put in place as `pagefind/` in one step; Pagefind's own UI files, which the
+//! site does not use, are left out.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Where the index is served from.
+pub const FOLDER: &str = "pagefind";
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("the search indexer was not found (looked for {0}); run `npm ci` in the project")]
+    NotFound(String),
+    #[error("the search indexer could not be started: {0}")]
+    Spawn(std::io::Error),
+    #[error("the search indexer failed{status}: {output}")]
+    Failed { status: String, output: String },
+    #[error("the search indexer did not finish within {}, so it was stopped (`timeouts.index` in content/site.yaml sets the limit)", crate::json_lines::seconds(*.0))]
+    TimedOut(Duration),
+    #[error("the search index could not be put in place: {0}")]
+    Io(std::io::Error),
+}
+
+/// Pagefind's binary: the one `SITE_PAGEFIND` names, else the package's in
+/// `node_modules` for this platform.
+pub fn indexer(node_modules: &Path) -> Result<PathBuf, Error> {
+    if let Some(named) = std::env::var_os("SITE_PAGEFIND") {
+        return Ok(PathBuf::from(named));
+    }
+    let arch = match std::env::consts::ARCH {
+        "x86_64" => "x64",
+        "aarch64" => "arm64",
+        other => other,
+    };
+    let os = match std::env::consts::OS {
+        "macos" => "darwin",
+        other => other,
+    };
+    let bin = node_modules
+        .join("@pagefind")
+        .join(format!("{os}-{arch}"))
+        .join("bin");
+    ["pagefind_extended", "pagefind"]
+        .iter()
+        .map(|name| bin.join(name))
+        .find(|path| path.is_file())
+        .ok_or_else(|| Error::NotFound(bin.join("pagefind_extended").display().to_string()))
+}
+
+/// Indexes the pages of `site` into `site/pagefind/`, replacing the index there.
+pub fn index(indexer: &Path, site: &Path, limit: Duration) -> Result<(), Error> {
+    let staged = site.join(format!(".{FOLDER}.tmp-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&staged);
+    let result = run(indexer, site, &staged, limit).and_then(|()| {
+        leave_out_ui(&staged);
+        let place = site.join(FOLDER);
+        super::swap::swap(&staged, &place)
+            .map_err(|e| Error::Io(std::io::Error::other(e.to_string())))
+    });
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(&staged);
+    }
+    result
+}
+
+fn run(indexer: &Path, site: &Path, into: &Path, limit: Duration) -> Result<(), Error> {
+    let log = into.with_extension("log");
+    let mut child = Command::new(indexer)
+        .arg("--site")
+        .arg(site)
+        .arg("--output-path")
+        .arg(into)
+        .arg("--quiet")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        // A file, not a pipe: a full pipe nobody reads would stop the indexer.
+        .stderr(std::fs::File::create(&log).map_err(Error::Io)?)
+        .spawn()
+        .map_err(Error::Spawn)?;
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait().map_err(Error::Io)? {
+            Some(status) => break status,
+            None if started.elapsed() >= limit => {
+                let _ = child.kill();
+                let _ = child.wait();
+                let _ = std::fs::remove_file(&log);
+                return Err(Error::TimedOut(limit));
+            }
+            None => std::thread::sleep(Duration::from_millis(5)),
+        }
+    };
+    let output = std::fs::read_to_string(&log).unwrap_or_default();
+    let _ = std::fs::remove_file(&log);
+    if status.success() && into.join("pagefind.js").is_file() {
+        Ok(())
+    } else {
+        let status = if status.success() {
+            " (it wrote no pagefind.js)".to_string()
+        } else {
+            format!(" ({status})")
+        };
+        Err(Error::Failed {
+            status,
+            output: output.trim().chars().take(2000).collect(),
+        })
+    }
+}
+
+/// Pagefind's ready-made interfaces: the site has its own.
+fn leave_out_ui(index: &Path) {
+    let Ok(entries) = std::fs::read_dir(index) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        if name.contains("-ui.") || name == "pagefind-highlight.js" {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}

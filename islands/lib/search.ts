@@ -1,0 +1,58 @@
+// Pure rules of the site search, kept apart from React so they can be unit tested.
+
+/** A run of an excerpt's text, and whether it matched the query. */
+export type Part = { text: string; marked: boolean };
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", apos: "'", nbsp: "\u00a0" };
+
+function decode(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
+    const lower = name.toLowerCase();
+    if (lower.startsWith("#x")) return String.fromCodePoint(parseInt(lower.slice(2), 16) || 0xfffd);
+    if (lower.startsWith("#") && lower !== "#39") return String.fromCodePoint(parseInt(lower.slice(1), 10) || 0xfffd);
+    return ENTITIES[lower] ?? whole;
+  });
+}
+
+/**
+ * Pagefind's excerpt (escaped text with `<mark>` around the matched words) as
+ * plain runs of text, so it is shown as text and never parsed as HTML.
+ */
+export function excerptParts(excerpt: string): Part[] {
+  const parts: Part[] = [];
+  const pattern = /<mark>([\s\S]*?)<\/mark>/g;
+  let last = 0;
+  for (const match of excerpt.matchAll(pattern)) {
+    const index = match.index ?? 0;
+    if (index > last) parts.push({ text: decode(stripTags(excerpt.slice(last, index))), marked: false });
+    parts.push({ text: decode(stripTags(match[1])), marked: true });
+    last = index + match[0].length;
+  }
+  if (last < excerpt.length) parts.push({ text: decode(stripTags(excerpt.slice(last))), marked: false });
+  return parts.filter((p) => p.text !== "");
+}
+
+function stripTags(text: string): string {
+  return text.replace(/<[^>]*>/g, "");
+}
+
+/**
+ * Where focus goes on an arrow key, from `current` (-1 is the search field,
+ * 0… the results) among `count` results: down from the field to the first
+ * result, up from the first back to the field, and no further either way.
+ */
+export function nextFocus(current: number, key: string, count: number): number {
+  if (count === 0) return -1;
+  if (key === "ArrowDown") return Math.min(current + 1, count - 1);
+  if (key === "ArrowUp") return Math.max(current - 1, -1);
+  if (key === "Home") return current === -1 ? -1 : 0;
+  if (key === "End") return current === -1 ? -1 : count - 1;
+  return current;
+}
+
+/** The words read out after a search: how many pages were found. */
+export function resultsSummary(query: string, count: number): string {
+  if (query.trim() === "") return "";
+  if (count === 0) return `No pages found for “${query.trim()}”`;
+  return `${count} ${count === 1 ? "page" : "pages"} found for “${query.trim()}”`;
+}
