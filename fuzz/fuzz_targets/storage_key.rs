@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use site::storage::{policy, validate_key, Bucket, Store};
+use site::storage::{validate_key, Store};
+use site_fuzz::{nothing_outside, scratch_store};
 
 struct Fixture {
     base: PathBuf,
@@ -16,11 +17,7 @@ struct Fixture {
 fn fixture() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| {
-        let base = std::env::temp_dir().join(format!("site-fuzz-key-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&base);
-        std::fs::create_dir_all(&base).expect("a scratch folder");
-        let buckets = policy::BUCKETS.iter().map(|p| Bucket::from_policy(p)).collect();
-        let store = Store::new(&base.join("storage"), buckets, "").expect("a store");
+        let (base, store) = scratch_store("key");
         Fixture { base, store }
     })
 }
@@ -42,18 +39,14 @@ fuzz_target!(|data: &[u8]| {
         upload.write(b"\x89PNG\r\n\x1a\n").ok()?;
         upload.commit("image/png", "no-cache").ok()
     })();
-    assert!(valid || stored.is_none(), "an invalid key was stored: {key:?}");
+    assert!(
+        valid || stored.is_none(),
+        "an invalid key was stored: {key:?}"
+    );
     if stored.is_some() {
         let (meta, data) = store.get(bucket, key).expect("a stored object reads back");
         assert_eq!(meta.size, 8);
         assert!(data.starts_with(base.join("storage").join("contact-attachments")));
     }
-    let outside: Vec<_> = std::fs::read_dir(base)
-        .expect("the scratch folder")
-        .flatten()
-        .map(|e| e.file_name())
-        .filter(|n| n != "storage")
-        .collect();
-    assert!(outside.is_empty(), "{key:?} wrote outside the store: {outside:?}");
-    let _ = std::fs::remove_dir_all(base.join("storage").join("contact-attachments"));
+    nothing_outside(base, &format!("{key:?}"));
 });

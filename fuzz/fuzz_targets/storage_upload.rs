@@ -11,7 +11,8 @@ use axum::body::Body;
 use axum::http::Request;
 use http_body_util::BodyExt;
 use libfuzzer_sys::fuzz_target;
-use site::storage::{http, policy, Bucket, Store};
+use site::storage::http;
+use site_fuzz::{nothing_outside, scratch_store};
 use tower::ServiceExt;
 
 struct Fixture {
@@ -23,11 +24,7 @@ struct Fixture {
 fn fixture() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| {
-        let base = std::env::temp_dir().join(format!("site-fuzz-upload-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&base);
-        std::fs::create_dir_all(&base).expect("a scratch folder");
-        let buckets = policy::BUCKETS.iter().map(|p| Bucket::from_policy(p)).collect();
-        let store = Store::new(&base.join("storage"), buckets, "").expect("a store");
+        let (base, store) = scratch_store("upload");
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
@@ -62,15 +59,14 @@ fuzz_target!(|data: &[u8]| {
         "public/{}_fuzz.png",
         1_700_000_000_000u64 + N.fetch_add(1, Ordering::Relaxed)
     );
-    let Ok(request) = Request::post(format!(
-        "/storage/v1/object/contact-attachments/{key}"
-    ))
-    .header("authorization", "Bearer")
-    .header(
-        "content-type",
-        format!("multipart/form-data; boundary={boundary}"),
-    )
-    .body(Body::from(body)) else {
+    let Ok(request) = Request::post(format!("/storage/v1/object/contact-attachments/{key}"))
+        .header("authorization", "Bearer")
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={boundary}"),
+        )
+        .body(Body::from(body))
+    else {
         return;
     };
     let (status, answer) = runtime.block_on(async {
@@ -91,12 +87,5 @@ fuzz_target!(|data: &[u8]| {
     );
     let text = String::from_utf8_lossy(&answer);
     assert!(text.starts_with('{') && text.ends_with('}'), "{text}");
-    let outside: Vec<_> = std::fs::read_dir(base)
-        .expect("the scratch folder")
-        .flatten()
-        .map(|e| e.file_name())
-        .filter(|n| n != "storage")
-        .collect();
-    assert!(outside.is_empty(), "wrote outside the store: {outside:?}");
-    let _ = std::fs::remove_dir_all(base.join("storage").join("contact-attachments"));
+    nothing_outside(base, "the body");
 });

@@ -6,7 +6,6 @@
 mod common;
 
 use std::os::unix::fs::symlink;
-use std::process::Command;
 
 use common::Site;
 
@@ -104,13 +103,7 @@ fn a_link_to_nothing_fails_the_build_naming_it() {
 #[test]
 fn a_named_pipe_fails_the_build_instead_of_hanging_it() {
     let site = Site::plain();
-    let said = fails_after(&site, |site| {
-        let made = Command::new("mkfifo")
-            .arg(site.path("templates/blocks/pipe.html"))
-            .status()
-            .unwrap();
-        assert!(made.success());
-    });
+    let said = fails_after(&site, |site| site.fifo("templates/blocks/pipe.html"));
     assert!(
         said.contains("templates/blocks/pipe.html: a named pipe, not a file"),
         "{said}"

@@ -171,12 +171,7 @@ fn a_bundle_that_never_finishes_fails_after_its_limit() {
     let mut config = site.read("content/site.yaml");
     config.push_str("timeouts: { bundle: 1 }\n");
     site.write("content/site.yaml", &config);
-    // A named pipe nobody writes to: reading it never ends.
-    let made = std::process::Command::new("mkfifo")
-        .arg(site.path("islands/lib/never.ts"))
-        .status()
-        .unwrap();
-    assert!(made.success());
+    site.fifo("islands/lib/never.ts");
     site.edit(
         "islands/Badge.tsx",
         "import { escape }",

@@ -75,22 +75,22 @@ pub fn resolve(
         production,
     };
     let mut warnings = Vec::new();
-    let timeouts = config.timeouts.problems();
-    if !timeouts.is_empty() {
+    // Each problem at its field's line of site.yaml.
+    let refuse = |problems: Vec<(&str, String)>| -> Vec<Diagnostic> {
         let site_yaml = SiteYaml::read(root);
-        return Err(timeouts
+        problems
             .into_iter()
             .map(|(field, message)| site_yaml.diagnostic(field, message))
-            .collect());
+            .collect()
+    };
+    let timeouts = config.timeouts.problems();
+    if !timeouts.is_empty() {
+        return Err(refuse(timeouts));
     }
     if production {
         let problems = production_problems(&settings);
         if !problems.is_empty() {
-            let site_yaml = SiteYaml::read(root);
-            return Err(problems
-                .into_iter()
-                .map(|(field, message)| site_yaml.diagnostic(field, message))
-                .collect());
+            return Err(refuse(problems));
         }
     } else if settings.storage.url.is_empty() && !serving {
         warnings.push(format!(

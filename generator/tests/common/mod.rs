@@ -89,6 +89,12 @@ impl Site {
         self.write(rel, &text.replacen(from, to, 1));
     }
 
+    /// A named pipe at `rel` that nobody writes to: reading it never ends.
+    pub fn fifo(&self, rel: &str) {
+        let made = Command::new("mkfifo").arg(self.path(rel)).status().unwrap();
+        assert!(made.success(), "mkfifo {rel}");
+    }
+
     pub fn remove(&self, rel: &str) {
         std::fs::remove_file(self.root.join(rel)).unwrap();
     }
