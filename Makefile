@@ -122,7 +122,7 @@ storage-policies: setup packages
 
 e2e: setup packages
 	cargo build --quiet
-	SITE_BIN=$(DEBUG_SITE) node --test --test-concurrency=1 $$(ls e2e/*.test.mjs | sort)
+	SITE_BIN=$(DEBUG_SITE) node --test --test-concurrency=2 $$(ls e2e/*.test.mjs | sort)
 
 test: lint
 	cargo test --quiet
