@@ -8,7 +8,7 @@ DEBUG_SITE := target/debug/site
 RELEASE_SITE := target/release/site
 PORT ?= 8080
 
-.PHONY: help setup packages build serve test check lint unit-ts storage-policies e2e screenshots bench lighthouse fuzz clean
+.PHONY: help setup packages build serve test checks check lint unit-ts storage-policies e2e screenshots bench lighthouse fuzz clean
 
 help:
 	@echo "make serve   build and serve the site on http://127.0.0.1:$(PORT)"
@@ -124,12 +124,17 @@ e2e: setup packages
 	cargo build --quiet
 	SITE_BIN=$(DEBUG_SITE) node --test --test-concurrency=2 $$(ls e2e/*.test.mjs | sort)
 
-test: lint
+# The Debian packages install while the Rust and TypeScript checks run: only the
+# storage policies and the browser tests need them.
+test:
+	$(MAKE) --no-print-directory -j2 packages checks
+	$(MAKE) --no-print-directory storage-policies
+	$(MAKE) --no-print-directory e2e
+
+checks: lint
 	cargo test --quiet
 	$(MAKE) --no-print-directory check
 	$(MAKE) --no-print-directory unit-ts
-	$(MAKE) --no-print-directory storage-policies
-	$(MAKE) --no-print-directory e2e
 
 clean:
 	rm -rf dist .site target/release/site
