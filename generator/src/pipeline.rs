@@ -469,9 +469,10 @@ fn write(
         false => None,
     };
     let limit = content.config.timeouts.index_limit();
+    let search_cache = root.join(".site").join("search");
     // The index is made from the pages as written, before they are served.
     let finish = |site: &Path| match &indexer {
-        Some(indexer) => Ok(output::search::index(indexer, site, limit)?),
+        Some(indexer) => Ok(output::search::index(indexer, site, &search_cache, limit)?),
         None => Ok(()),
     };
     let written = match &mut session.written {

@@ -93,6 +93,18 @@ fn a_search_index_is_built_with_the_site_and_its_failure_fails_the_build() {
         !site.path("dist/pagefind/pagefind-ui.js").exists(),
         "Pagefind's own interface is left out"
     );
+    let kept = || -> Vec<String> {
+        std::fs::read_dir(site.path(".site/search"))
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().to_string())
+            .collect()
+    };
+    let first = kept();
+    assert_eq!(first.len(), 1, "the index is kept for the next build");
+    let again = site.cli(&["build"]);
+    assert!(again.status.success());
+    assert_eq!(kept(), first, "unchanged pages: the kept index is used");
     let before = common::hash_tree(&site.dist());
 
     site.edit("content/pages/about.md", "Our Story", "Our History");

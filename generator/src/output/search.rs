@@ -3,7 +3,9 @@
 //! Only each page's `data-pagefind-body` element (the main content, never the
 //! header or the footer) is indexed. The index is written beside the output and
 //! put in place as `pagefind/` in one step; Pagefind's own UI files, which the
-//! site does not use, are left out.
+//! site does not use, are left out. An index is kept under `.site/search/` by the
+//! hash of the pages it was made from, so a build whose pages did not change
+//! links that copy instead of running Pagefind again.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -52,12 +54,21 @@ pub fn indexer(node_modules: &Path) -> Result<PathBuf, Error> {
         .ok_or_else(|| Error::NotFound(bin.join("pagefind_extended").display().to_string()))
 }
 
-/// Indexes the pages of `site` into `site/pagefind/`, replacing the index there.
-pub fn index(indexer: &Path, site: &Path, limit: Duration) -> Result<(), Error> {
+/// Indexes the pages of `site` into `site/pagefind/`, replacing the index there;
+/// `cache` keeps the last index made.
+pub fn index(indexer: &Path, site: &Path, cache: &Path, limit: Duration) -> Result<(), Error> {
     let staged = site.join(format!(".{FOLDER}.tmp-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&staged);
-    let result = run(indexer, site, &staged, limit).and_then(|()| {
-        leave_out_ui(&staged);
+    let kept = cache.join(pages_hash(indexer, site));
+    let made = if kept.join("pagefind.js").is_file() {
+        link_tree(&kept, &staged).map_err(Error::Io)
+    } else {
+        run(indexer, site, &staged, limit).map(|()| {
+            leave_out_ui(&staged);
+            keep(&staged, cache, &kept);
+        })
+    };
+    let result = made.and_then(|()| {
         let place = site.join(FOLDER);
         super::swap::swap(&staged, &place)
             .map_err(|e| Error::Io(std::io::Error::other(e.to_string())))
@@ -66,6 +77,56 @@ pub fn index(indexer: &Path, site: &Path, limit: Duration) -> Result<(), Error> 
         let _ = std::fs::remove_dir_all(&staged);
     }
     result
+}
+
+/// A hash of every page of `site` (path and bytes) and of the indexer.
+fn pages_hash(indexer: &Path, site: &Path) -> String {
+    let mut h = blake3::Hasher::new();
+    h.update(indexer.to_string_lossy().as_bytes());
+    let pages = walkdir::WalkDir::new(site)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'))
+        .flatten()
+        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "html"));
+    for page in pages {
+        let rel = page.path().strip_prefix(site).unwrap_or(page.path());
+        h.update(rel.to_string_lossy().as_bytes());
+        let bytes = std::fs::read(page.path()).unwrap_or_default();
+        h.update(&(bytes.len() as u64).to_le_bytes());
+        h.update(&bytes);
+    }
+    h.finalize().to_hex()[..16].to_string()
+}
+
+/// Copies `from` to `to` (a new folder), hard-linking each file where possible.
+fn link_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.map_err(std::io::Error::other)?;
+        let rel = entry.path().strip_prefix(from).unwrap_or(entry.path());
+        let dest = to.join(rel);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&dest)?;
+        } else if std::fs::hard_link(entry.path(), &dest).is_err() {
+            std::fs::copy(entry.path(), &dest)?;
+        }
+    }
+    Ok(())
+}
+
+/// Keeps a copy of a new index as `kept`, the only one in `cache`. A cache that
+/// cannot be written costs the next build a run of Pagefind, nothing more.
+fn keep(index: &Path, cache: &Path, kept: &Path) {
+    if let Ok(entries) = std::fs::read_dir(cache) {
+        for entry in entries.flatten() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+    let tmp = kept.with_extension(format!("tmp-{}", std::process::id()));
+    if link_tree(index, &tmp).is_ok() && std::fs::rename(&tmp, kept).is_ok() {
+        return;
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
 }
 
 fn run(indexer: &Path, site: &Path, into: &Path, limit: Duration) -> Result<(), Error> {
