@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import type { ComponentType } from "react";
+import type { ComponentType, MouseEvent as ClickEvent } from "react";
 // One module per icon: the package's index would make esbuild read all of them.
 import Menu from "lucide-react/icons/menu";
 import Search from "lucide-react/icons/search";
@@ -45,6 +45,12 @@ export default function Header({ brand, links, active, cta, search }: HeaderProp
       .then((module) => setSearchDialog(() => module.default))
       // Offline or a stale page: the sitemap lists every page.
       .catch(() => window.location.assign(search.href));
+  };
+
+  // The links lead to the sitemap only without JavaScript.
+  const searchInstead = (event: ClickEvent<HTMLAnchorElement>) => {
+    event.preventDefault();
+    openSearch();
   };
 
   useEffect(() => {
@@ -126,10 +132,7 @@ export default function Header({ brand, links, active, cta, search }: HeaderProp
             className="icon-button site-header__search"
             href={search.href}
             aria-label={search.label}
-            onClick={(event) => {
-              event.preventDefault();
-              openSearch();
-            }}
+            onClick={searchInstead}
           >
             <Search aria-hidden="true" size={20} />
           </a>
@@ -151,10 +154,7 @@ export default function Header({ brand, links, active, cta, search }: HeaderProp
               <a
                 className="site-header__panel-search"
                 href={search.href}
-                onClick={(event) => {
-                  event.preventDefault();
-                  openSearch();
-                }}
+                onClick={searchInstead}
               >
                 <Search aria-hidden="true" size={18} />
                 {search.label}

@@ -89,8 +89,8 @@ impl Walk<'_> {
             .unwrap_or_default();
         let real = match path.canonicalize() {
             Ok(real) => real,
-            Err(e) if e.raw_os_error() == Some(40) => {
-                // ELOOP: links that lead to each other.
+            Err(e) if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
+                // Links that lead to each other.
                 return self.problem(
                     path,
                     format!("a symbolic link loop (to `{target}`): it never reaches a file; remove it or point it at a file of the site"),

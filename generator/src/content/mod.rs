@@ -186,26 +186,24 @@ pub fn load_cached(root: &Path, cache: &mut Cache) -> Result<Content, Failure> {
 /// The storage settings alone, for `site serve`'s storage API: it must run even
 /// while the rest of `site.yaml` has errors.
 pub fn storage_settings(root: &Path) -> site::Storage {
-    let written = std::fs::read_to_string(root.join("content").join("site.yaml"))
-        .ok()
-        .and_then(|text| yaml::parse(&text).ok())
-        .and_then(|node| {
-            node.get("storage")
-                .and_then(|s| yaml::from_node::<site::Storage>(s, "storage").ok())
-        })
-        .unwrap_or_default();
-    crate::content::settings::storage_with_environment(written)
+    crate::content::settings::storage_with_environment(site_yaml_section(root, "storage"))
 }
 
 /// `site.yaml`'s `timeouts`, read on their own: the bundle starts before the
-/// content is loaded. Defaults when the file or the section cannot be read.
+/// content is loaded.
 pub fn timeouts(root: &Path) -> site::Timeouts {
+    site_yaml_section(root, "timeouts")
+}
+
+/// One section of `site.yaml`, read without the rest; its default when the file
+/// or the section cannot be read (the full load reports why).
+fn site_yaml_section<T: serde::de::DeserializeOwned + Default>(root: &Path, key: &str) -> T {
     std::fs::read_to_string(root.join("content").join("site.yaml"))
         .ok()
         .and_then(|text| yaml::parse(&text).ok())
         .and_then(|node| {
-            node.get("timeouts")
-                .and_then(|t| yaml::from_node::<site::Timeouts>(t, "timeouts").ok())
+            node.get(key)
+                .and_then(|n| yaml::from_node::<T>(n, key).ok())
         })
         .unwrap_or_default()
 }

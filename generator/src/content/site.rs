@@ -73,7 +73,7 @@ pub struct Timeouts {
     #[schemars(range(min = 0.1, max = 3600))]
     pub bundle: f64,
     /// One run of the search indexer (Pagefind) over the pages, in seconds.
-    #[serde(default = "default_bundle_timeout")]
+    #[serde(default = "default_index_timeout")]
     #[schemars(range(min = 0.1, max = 3600))]
     pub index: f64,
 }
@@ -86,12 +86,16 @@ fn default_bundle_timeout() -> f64 {
     60.0
 }
 
+fn default_index_timeout() -> f64 {
+    60.0
+}
+
 impl Default for Timeouts {
     fn default() -> Self {
         Timeouts {
             render: default_render_timeout(),
             bundle: default_bundle_timeout(),
-            index: default_bundle_timeout(),
+            index: default_index_timeout(),
         }
     }
 }
@@ -123,7 +127,7 @@ impl Timeouts {
     }
 
     pub fn index_limit(&self) -> std::time::Duration {
-        limit(self.index, default_bundle_timeout())
+        limit(self.index, default_index_timeout())
     }
 }
 

@@ -107,8 +107,11 @@ fn link_tree(from: &Path, to: &Path) -> std::io::Result<()> {
         let dest = to.join(rel);
         if entry.file_type().is_dir() {
             std::fs::create_dir_all(&dest)?;
-        } else if std::fs::hard_link(entry.path(), &dest).is_err() {
-            std::fs::copy(entry.path(), &dest)?;
+        } else {
+            // An index file never changes once written, like the bundle's.
+            super::Source::Immutable(entry.path().to_path_buf())
+                .write_to(&dest)
+                .map_err(|e| std::io::Error::other(e.to_string()))?;
         }
     }
     Ok(())
