@@ -29,7 +29,7 @@ export async function bucketProblem(storageUrl, bucket) {
   return `${base} answered the probe with HTTP ${response.status}: ${text.slice(0, 200)}`;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.main) {
   const [url, bucket = "contact-attachments"] = process.argv.slice(2);
   if (!url) {
     console.error("usage: node deploy/check-storage.mjs STORAGE_URL [BUCKET]");

@@ -8,6 +8,11 @@
 //   nginx             not an imitation: the `_nginx.conf` the build writes,
 //                     included in a server block like deploy/nginx/site.conf
 // Every host answers an unknown path with `404.html` and status 404.
+//
+// Where a host has a local runtime of its own, that is used instead of an
+// imitation: Cloudflare Pages' is workerd, through `wrangler pages dev`
+// (startWorkerd). Netlify's local server applies neither its redirects nor its
+// header merging as Netlify does, so nginx stays its stand-in.
 
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -108,6 +113,26 @@ ${addHeaders(hostHeaders(profile, rules, "/404.html"))}
 ${blocks.join("\n")}`;
 }
 
+/**
+ * Waits until `url` answers at all, for at most `ms`; if the server `child` exits
+ * or time runs out, it is killed and the error says `why()`.
+ */
+async function answering(url, child, ms, why) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      await fetch(url + "/", { redirect: "manual" });
+      return;
+    } catch {
+      if (child.exitCode !== null || Date.now() > deadline) {
+        child.kill("SIGKILL");
+        throw new Error(why());
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
 /** Starts nginx serving `dist` as `host` does; resolves to `{ url, stop, log }`. */
 export async function startHost(dist, host) {
   const dir = mkdtempSync(path.join(tmpdir(), "site-nginx-"));
@@ -152,25 +177,45 @@ ${server}
   const exited = new Promise((resolve) => child.once("exit", resolve));
   const url = `http://127.0.0.1:${port}`;
   const log = () => stderr + (existsSync(path.join(dir, "error.log")) ? readFileSync(path.join(dir, "error.log"), "utf8") : "");
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      await fetch(url + "/", { redirect: "manual" });
-      break;
-    } catch {
-      if (child.exitCode !== null || Date.now() > deadline) {
-        child.kill("SIGKILL");
-        throw new Error(`nginx did not start for ${host}:\n${log()}\n${conf}`);
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  await answering(url, child, 10_000, () => `nginx did not start for ${host}:\n${log()}\n${conf}`);
   return {
     url,
     log,
     async stop() {
       // SIGQUIT is nginx's graceful shutdown.
       if (child.exitCode === null) child.kill("SIGQUIT");
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const WRANGLER = path.resolve(import.meta.dirname, "..", "deploy", "node_modules", ".bin", "wrangler");
+
+/**
+ * Serves `dist` with Cloudflare's own runtime, workerd, through `wrangler pages
+ * dev` (offline; its state in a folder of its own). Resolves to `{ url, stop,
+ * log }`.
+ */
+export async function startWorkerd(dist) {
+  const dir = mkdtempSync(path.join(tmpdir(), "site-workerd-"));
+  const port = await freePort();
+  const child = spawn(
+    WRANGLER,
+    ["pages", "dev", dist, "--ip", "127.0.0.1", "--port", String(port), "--compatibility-date", "2026-10-01", "--log-level", "warn"],
+    { cwd: dir, env: { ...process.env, CI: "1", HOME: dir, WRANGLER_SEND_METRICS: "false" }, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const url = `http://127.0.0.1:${port}`;
+  await answering(url, child, 30_000, () => `wrangler pages dev did not start:\n${output}`);
+  return {
+    url,
+    log: () => output,
+    async stop() {
+      if (child.exitCode === null) child.kill("SIGTERM");
       await exited;
       rmSync(dir, { recursive: true, force: true });
     },

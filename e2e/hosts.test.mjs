@@ -1,8 +1,11 @@
 // Every host serves every page directly. The site is built for each host and
-// served by nginx configured the way that host resolves paths (hosts.mjs); a
-// crawl from `/`, the sitemap and robots.txt then requires 200, and no redirect,
-// for every internal link, asset, canonical URL, sitemap entry and og:url, and
-// checks the headers each page arrives with.
+// served by nginx configured the way that host resolves paths (hosts.mjs), and
+// for Cloudflare Pages also by Cloudflare's own runtime (workerd, through
+// `wrangler pages dev`) over a production build. A crawl from `/`, the sitemap,
+// robots.txt and every file of the build then requires 200, and no redirect, for
+// every internal link, asset, island script, canonical URL, sitemap entry and
+// og:url, the 404 page for an unknown address, and checks the headers each
+// response arrives with against the build's `_headers`.
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -11,32 +14,46 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import { crawl, describe as describeFailures } from "../deploy/crawl.mjs";
-import { HOSTS, startHost } from "./hosts.mjs";
+import { crawl, describe as describeFailures, servedPaths } from "../deploy/crawl.mjs";
+import { HOSTS, parseHeaders, startHost, startWorkerd } from "./hosts.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = path.resolve(root, process.env.SITE_BIN ?? "target/debug/site");
-const BASE_URL = "https://www.meridiandigital.example";
+// The address the build is given, unlike site.yaml's, so a page that took
+// site.yaml's instead would show.
+const BASE_URL = "https://www.meridiandigital.com";
 
-/** Builds the site for `host` into a fresh folder. */
-function buildFor(host) {
+/** Builds the site for `host` into a fresh folder; a production build if `production`. */
+function buildFor(host, production) {
   const out = mkdtempSync(path.join(tmpdir(), `site-${host}-`));
-  execFileSync(bin, ["build", "--root", root, "--out", out, "--for", host], { stdio: "pipe" });
+  const args = ["build", "--root", root, "--out", out, "--for", host, "--base-url", BASE_URL];
+  const env = { ...process.env };
+  if (production) {
+    args.push("--production");
+    Object.assign(env, { SITE_STORAGE_URL: "https://abcdefghijklmnopqrst.supabase.co", SITE_STORAGE_ANON_KEY: "sb_publishable_hosts-test" });
+  }
+  execFileSync(bin, args, { stdio: "pipe", env });
   return out;
 }
 
 const SECURITY = ["content-security-policy", "x-content-type-options", "x-frame-options", "referrer-policy", "permissions-policy", "cross-origin-opener-policy"];
 
-for (const host of Object.keys(HOSTS)) {
-  describe(`on ${host}`, () => {
+/** Each way the site is served: nginx as each host, and workerd as Cloudflare Pages. */
+const PROFILES = [
+  ...Object.keys(HOSTS).map((host) => ({ name: host, host, start: (out) => startHost(out, host) })),
+  { name: "cloudflare-pages under workerd", host: "cloudflare-pages", production: true, start: startWorkerd },
+];
+
+for (const { name, host, production, start } of PROFILES) {
+  describe(`on ${name}`, () => {
     let out;
     let server;
     let result;
 
     before(async () => {
-      out = buildFor(host);
-      server = await startHost(out, host);
-      result = await crawl(server.url, { baseUrl: BASE_URL, headers: { "Accept-Encoding": "br, gzip" } });
+      out = buildFor(host, production);
+      server = await start(out);
+      result = await crawl(server.url, { baseUrl: BASE_URL, dist: out, headers: { "Accept-Encoding": "br, gzip" } });
     });
 
     after(async () => {
@@ -44,11 +61,25 @@ for (const host of Object.keys(HOSTS)) {
       if (out) rmSync(out, { recursive: true, force: true });
     });
 
-    test("every internal URL answers 200, with no redirect", (t) => {
-      t.diagnostic(`${host}: crawled ${result.pages} pages and ${result.urls} internal URLs`);
+    test("every internal URL and every file answers 200, with no redirect", (t) => {
+      t.diagnostic(`${name}: crawled ${result.pages} pages and ${result.urls} internal URLs (${servedPaths(out).length} files of the build)`);
       assert.deepEqual(describeFailures(result.failures), []);
       const sitemap = readFileSync(path.join(out, "sitemap.xml"), "utf8").match(/<loc>/g).length;
       assert.equal(result.pages, sitemap, "every page of the sitemap was reached");
+      for (const p of servedPaths(out)) assert.ok(result.responses.has(server.url + p), `${p} was fetched`);
+      const scripts = [...result.responses.keys()].filter((u) => /\/assets\/islands\/(Header|ContactForm|Toaster|RoleSelector)-\w+\.js$/.test(u));
+      assert.ok(scripts.length >= 4, "the island scripts named in data-component were reached");
+    });
+
+    test("pages name the address they are published at, and the 404 page names none", () => {
+      const home = readFileSync(path.join(out, "index.html"), "utf8");
+      const org = JSON.parse(home.match(/<script type="application\/ld\+json">(.*?)<\/script>/s)[1]);
+      assert.equal(org.url, `${BASE_URL}/`);
+      assert.match(home, new RegExp(`<link rel="canonical" href="${BASE_URL}/">`));
+      const notFound = readFileSync(path.join(out, "404.html"), "utf8");
+      assert.doesNotMatch(notFound, /og:url|rel="canonical"/);
+      assert.match(notFound, /<meta name="robots" content="noindex">/);
+      assert.equal(result.responses.get(result.notFound).status, 404);
     });
 
     test("a page's address without its slash is answered with a redirect, as on the host", async () => {
@@ -63,6 +94,31 @@ for (const host of Object.keys(HOSTS)) {
       assert.match(await r.text(), /Unexpected Application Error!/);
     });
 
+    if (production) {
+      test("every response carries every header _headers gives its path, as written", () => {
+        const rules = parseHeaders(readFileSync(path.join(out, "_headers"), "utf8"));
+        const wildcard = (pattern) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`);
+        let checked = 0;
+        for (const [url, r] of result.responses) {
+          const urlPath = new URL(url).pathname;
+          for (const rule of rules.filter((rule) => wildcard(rule.pattern).test(urlPath))) {
+            for (const [k, v] of rule.headers) {
+              assert.equal(r.headers.get(k), v, `${urlPath}: ${k}`);
+              checked += 1;
+            }
+          }
+          // Cloudflare's own caching: HTML revalidated, and a 404 not stored.
+          if (urlPath.startsWith("/assets/")) assert.equal(r.headers.get("cache-control"), "public, max-age=31536000, immutable", url);
+          else assert.equal(r.headers.get("cache-control"), r.status === 404 ? "no-store" : "public, max-age=0, must-revalidate", url);
+        }
+        const names = rules.flatMap((rule) => rule.headers.map(([k]) => k.toLowerCase()));
+        for (const name of ["content-security-policy", "strict-transport-security", "x-content-type-options", "cache-control"]) {
+          assert.ok(names.includes(name), `_headers sets ${name}`);
+        }
+        assert.ok(checked > result.urls, `${checked} headers checked`);
+      });
+    }
+
     if (host === "github-pages") {
       test("each page carries its policies itself, since the host sends no custom headers", async () => {
         assert.equal(existsSync(path.join(out, "_headers")), false);
@@ -74,7 +130,7 @@ for (const host of Object.keys(HOSTS)) {
           assert.doesNotMatch(html, /frame-ancestors/, url);
         }
       });
-    } else {
+    } else if (!production) {
       test("every page and asset gets the site's headers, and HTML is revalidated", () => {
         let html = 0;
         for (const [url, r] of result.responses) {
@@ -82,7 +138,7 @@ for (const host of Object.keys(HOSTS)) {
           const cache = r.headers.get("cache-control");
           if (new URL(url).pathname.startsWith("/assets/")) assert.equal(cache, "public, max-age=31536000, immutable", url);
           else assert.equal(cache, "public, max-age=0, must-revalidate", url);
-          if ((r.headers.get("content-type") ?? "").startsWith("text/html")) html += 1;
+          if (r.status === 200 && (r.headers.get("content-type") ?? "").startsWith("text/html")) html += 1;
         }
         assert.equal(html, result.pages);
       });
