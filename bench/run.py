@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """`make bench`: one report, printed and written to bench/results/latest.md.
 
-1. Build speed against Hugo on the shared synthetic corpus (1,000, 4,000 and
-   10,000 posts; BENCH_SIZES overrides), output on tmpfs, the two generators
-   alternated A B A B, each figure the median of BENCH_RUNS (5) runs after one
-   warm-up, with min and max; plus the I/O floor (shared/bench/floor.py).
+1. Build speed against Hugo on the shared synthetic corpus (1,000, 10,000 and
+   30,000 posts; BENCH_SIZES overrides, e.g. BENCH_SIZES=100000), output on
+   tmpfs, the generators alternated, each figure the median of BENCH_RUNS (5)
+   runs after one warm-up, with min and max; plus the I/O floor
+   (shared/bench/floor.py); and each stage of `site build` in microseconds a
+   page at every size, so a stage that grows faster than the pages stands out.
 2. This site: cold and warm `site build`, and edit-to-served latency under
    `site serve` (bench/reload-latency.mjs): from a save until the server answers
    with the new content, for a content, a style and an island edit, and for one
@@ -14,38 +16,53 @@
 
 Only the Python standard library is used; wall time is monotonic, CPU time and
 peak RSS come from the kernel's accounting of each finished process (wait4).
+
+The report also becomes the generated parts of docs/performance.md (the goals
+table and the report itself, between their markers), so no table there can
+disagree with the run below it.
 """
 
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 KIT = ROOT.parent / "shared" / "bench"
 SITE = ROOT / "target" / "release" / "site"
-SIZES = [int(n) for n in os.environ.get("BENCH_SIZES", "1000,4000,10000").split(",")]
+SIZES = [int(n) for n in os.environ.get("BENCH_SIZES", "1000,10000,30000").split(",")]
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 SHM = Path("/dev/shm") if Path("/dev/shm").is_dir() else Path(tempfile.gettempdir())
 WORK = SHM / "site-bench"
 
 
 def measure(cmd, cwd=None):
-    """Runs `cmd` once; returns wall seconds, CPU seconds and peak RSS in MiB."""
+    """Runs `cmd` once; returns wall seconds, CPU seconds, peak RSS in MiB and, for
+    `site build -v`, each stage's milliseconds."""
     started = time.monotonic()
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # Read both pipes while it runs, so a full pipe never stalls it; then reap it
+    # with wait4 for the kernel's accounting.
+    out = {}
+    readers = [threading.Thread(target=lambda k, p: out.__setitem__(k, p.read()), args=(k, p)) for k, p in (("stdout", proc.stdout), ("stderr", proc.stderr))]
+    for r in readers:
+        r.start()
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.monotonic() - started
+    for r in readers:
+        r.join()
     proc.returncode = os.waitstatus_to_exitcode(status)
-    stderr = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
     if proc.returncode != 0:
-        sys.exit(f"bench: {' '.join(map(str, cmd))} failed:\n{stderr}")
-    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss": usage.ru_maxrss / 1024}
+        sys.exit(f"bench: {' '.join(map(str, cmd))} failed:\n{out['stderr'].decode(errors='replace')}")
+    stages = {m[1]: float(m[2]) for m in re.finditer(r"^  ([a-z +]+): ([\d.]+) ms$", out["stdout"].decode(errors="replace"), re.M)}
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss": usage.ru_maxrss / 1024, "stages": stages}
 
 
 def summary(samples, key):
@@ -93,7 +110,7 @@ def build_speed():
         corpus, hugo_site, our_site = prepare(n)
         commands = {
             "hugo": lambda out: ["hugo", "--quiet", "-s", hugo_site, "-d", out],
-            "site": lambda out: [SITE, "build", "--root", our_site, "--out", out],
+            "site": lambda out: [SITE, "build", "--verbose", "--root", our_site, "--out", out],
             "floor": lambda out: [sys.executable, KIT / "floor.py", corpus, out],
         }
         samples = {k: [] for k in commands}
@@ -141,6 +158,26 @@ def kb(n):
     return f"{n / 1024:.1f}"
 
 
+def stage_table(rows):
+    """Each stage of `site build`, in microseconds a page (median of the runs), at
+    every size: a step that grows faster than the pages grows along its row."""
+    names = []
+    for _, samples, _, _ in rows:
+        for s in samples["site"]:
+            names += [k for k in s["stages"] if k not in names]
+    lines = ["| stage | " + " | ".join(f"{n:,} posts" for n, *_ in rows) + " |", "|---|" + "---:|" * len(rows)]
+    for name in names + ["whole build"]:
+        cells = []
+        for n, samples, _, _ in rows:
+            if name == "whole build":
+                ms = statistics.median(s["wall"] for s in samples["site"]) * 1000
+            else:
+                ms = statistics.median(s["stages"].get(name, 0.0) for s in samples["site"])
+            cells.append(f"{ms * 1000 / (n + 2):.1f}")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def report():
     lines = ["# Benchmarks", ""]
     lines.append(f"Machine: {os.cpu_count()} cores; output on {SHM}; each figure is the median of {RUNS} runs after one warm-up, (min–max).")
@@ -148,7 +185,8 @@ def report():
     lines += ["", "## 1. Build speed against Hugo", ""]
     lines.append("| posts | generator | wall | CPU | peak RSS | wall ÷ Hugo | RSS ÷ Hugo |")
     lines.append("|---:|---|---:|---:|---:|---:|---:|")
-    for n, samples, ratio, rss_ratio in build_speed():
+    rows = build_speed()
+    for n, samples, ratio, rss_ratio in rows:
         for name in ("hugo", "site", "floor"):
             s = samples[name]
             extra = (f"**{ratio:.2f}×**", f"**{rss_ratio:.2f}×**") if name == "site" else ("", "")
@@ -156,6 +194,8 @@ def report():
                 f"| {n:,} | {name} | {fmt(*summary(s, 'wall'), 's')} | {fmt(*summary(s, 'cpu'), 's')} | "
                 f"{fmt(*summary(s, 'rss'), 'MiB', 0)} | {extra[0]} | {extra[1]} |"
             )
+    lines += ["", "### Each stage, in microseconds a page", ""]
+    lines += stage_table(rows)
     cold, warm = this_site()
     _, _, corpus_site = prepare(10000)
     latency = node("reload-latency.mjs", 20, "--corpus", corpus_site)
@@ -186,18 +226,72 @@ def report():
     lines.append(f"| index as built (`pagefind/`) | {search['index']['files']} files, {kb(search['index']['bytes'])} KiB |")
     lines.append(f"| loaded by the first search (dialog, Pagefind, WebAssembly, index; as transferred) | {kb(first['median'])} KiB ({kb(first['min'])}–{kb(first['max'])}) |")
     lines.append(f"| first keystroke to results shown | {typed['median']:.0f} ms ({typed['min']:.0f}–{typed['max']:.0f}) |")
+    goals = goals_table(rows, cold, latency, weights)
+    return "\n".join(lines) + "\n", goals
+
+
+def goals_table(rows, cold, latency, weights):
+    """The goals of docs/performance.md, each with what this run measured."""
+    lines = ["| goal | measured in this run |", "|---|---|"]
+    speed = {n: (ratio, samples) for n, samples, ratio, _ in rows}
+    for n in (1000, 10000, 30000):
+        if n in speed:
+            ratio, samples = speed[n]
+            status = "met" if ratio <= 0.15 else ("within the bound of 0.19×, goal 0.15× not met" if ratio <= 0.19 else "**not met**")
+            lines.append(f"| wall ÷ Hugo at {n:,} posts ≤ 0.15× (at worst ≤ 0.19×) | {ratio:.2f}× ({status}) |")
+    if 100000 in speed:
+        ratio, samples = speed[100000]
+        wall = statistics.median(s["wall"] for s in samples["site"])
+        rss = statistics.median(s["rss"] for s in samples["site"])
+        ok = "met" if wall <= 3.5 and rss <= 900 else "**not met**"
+        lines.append(f"| 100,000 posts ≤ 3.5 s and ≤ 900 MiB peak | {wall:.2f} s, {rss:.0f} MiB, {ratio:.2f}× Hugo ({ok}) |")
+    else:
+        lines.append("| 100,000 posts ≤ 3.5 s and ≤ 900 MiB peak | not measured in this run (`BENCH_SIZES=100000`) |")
+    corpus = latency["corpus"]["p50"]
+    lines.append(f"| one post of the 10,000-post corpus, save to served, p50 ≤ 50 ms | {corpus} ms ({'met' if corpus <= 50 else '**not met**'}) |")
+    for key, what, goal in (("content", "a content edit", 50), ("style", "a style edit", 150), ("island", "an island edit", 400)):
+        p50 = latency[key]["p50"]
+        lines.append(f"| {what}, save to served, p50 ≤ {goal} ms | {p50} ms ({'met' if p50 <= goal else '**not met**'}) |")
+    cold_wall = summary(cold, "wall")[0]
+    lines.append(f"| cold build of this site, no caches at all, ≤ 1.0 s | {cold_wall:.2f} s ({'met' if cold_wall <= 1.0 else '**not met**'}) |")
+    js = max(w["375"]["js"]["gzip"] for w in weights if w["route"] != "/contact/") / 1024
+    contact = next(w for w in weights if w["route"] == "/contact/")["375"]["js"]["gzip"] / 1024
+    css = max(w["375"]["css"]["gzip"] for w in weights) / 1024
+    lines.append(f"| JavaScript ≤ 76 KB gzip on routes whose only island is the header | {js:.1f} KiB at most |")
+    lines.append(f"| JavaScript ≤ 95 KB gzip on /contact before the form is sent | {contact:.1f} KiB |")
+    lines.append(f"| CSS ≤ 20 KB gzip on every route | {css:.1f} KiB at most |")
     return "\n".join(lines) + "\n"
+
+
+def replace_between(text, name, body):
+    """`text` with what stands between `<!-- make bench: name -->` and the next
+    `<!-- /make bench -->` replaced by `body`."""
+    start, end = f"<!-- make bench: {name} -->", "<!-- /make bench -->"
+    head, found, rest = text.partition(start)
+    if not found:
+        sys.exit(f"bench: docs/performance.md has no `{start}` marker")
+    _, found, tail = rest.partition(end)
+    if not found:
+        sys.exit(f"bench: docs/performance.md has no `{end}` after `{start}`")
+    return f"{head}{start}\n{body}{end}{tail}"
 
 
 def main():
     if not SITE.is_file():
         sys.exit("bench: build the generator first (cargo build --release)")
     WORK.mkdir(parents=True, exist_ok=True)
-    text = report()
+    text, goals = report()
     results = ROOT / "bench" / "results"
     results.mkdir(exist_ok=True)
     (results / "latest.md").write_text(text)
+    doc = ROOT / "docs" / "performance.md"
+    page = replace_between(doc.read_text(), "goals", goals)
+    # The report's headings one level down, under the page's own.
+    report_part = re.sub(r"^(#+) ", lambda m: "#" * (len(m[1]) + 2) + " ", text, flags=re.M)
+    page = replace_between(page, "report", report_part)
+    doc.write_text(page)
     print(text)
+    print(goals)
 
 
 if __name__ == "__main__":

@@ -73,6 +73,6 @@ export async function measureSearch(runs = 5, query = "Singapore") {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.main) {
   console.log(JSON.stringify(await measureSearch(Number(process.argv[2] ?? 5))));
 }

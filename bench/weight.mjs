@@ -80,6 +80,6 @@ export async function measureWeights() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.main) {
   console.log(JSON.stringify(await measureWeights()));
 }

@@ -53,7 +53,7 @@ describe("search", () => {
     await page.mouse.wheel(0, 3000);
     await page.waitForTimeout(300);
     assert.deepEqual(requests, []);
-    await page.getByRole("link", { name: "Search" }).first().click();
+    await page.getByRole("button", { name: "Search" }).first().click();
     await page.getByRole("dialog", { name: "Search the site" }).waitFor();
     await resultsFor(page, "cloud");
     assert.ok(requests.some((p) => p === "/pagefind/pagefind.js"), requests.join(" "));
@@ -65,7 +65,7 @@ describe("search", () => {
   test("“Singapore” finds the contact page, and the word is marked in its excerpt", async () => {
     const { page, context, problems } = await openPage(browser, 1280);
     await ready(page);
-    await page.getByRole("link", { name: "Search" }).first().click();
+    await page.getByRole("button", { name: "Search" }).first().click();
     const results = await resultsFor(page, "Singapore");
     assert.ok(results.some((r) => r.href === "/contact/"), JSON.stringify(results));
     const marked = await page.$$eval(".search-result[href='/contact/'] mark", (m) => m.map((e) => e.textContent));
@@ -191,6 +191,65 @@ describe("search", () => {
     const results = await resultsFor(page, "Singapore");
     assert.ok(results.some((r) => r.href === "/contact/"));
     assert.equal(await page.locator(".site-header__menu").evaluate((d) => d.open), false, "the menu closed");
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  // What assistive technology announces, read from Chromium's accessibility tree:
+  // before hydration a link to the sitemap, once hydrated a button that opens a
+  // dialog and says whether it is open.
+  for (const route of ["/", "/about/", "/services/", "/industries/", "/insights/", "/contact/"]) {
+    test(`on ${route} the search control is a link before hydration and a dialog button after`, async () => {
+      const roles = async (page) => {
+        const tree = await page.locator("header.site-header").ariaSnapshot();
+        return tree.split("\n").filter((l) => /search/i.test(l)).map((l) => l.trim());
+      };
+      const plain = await openPage(browser, 375, { javaScript: false });
+      await plain.page.goto(server.url + route);
+      await plain.page.locator(".site-header__toggle").click();
+      assert.deepEqual(await roles(plain.page), ['- link "Search":', '- link "Search":']);
+      assert.deepEqual(await plain.page.getByRole("link", { name: "Search" }).evaluateAll((as) => as.map((a) => a.getAttribute("href"))), ["/sitemap/", "/sitemap/"]);
+      await plain.context.close();
+
+      const { page, context, problems } = await openPage(browser, 375);
+      await ready(page, route);
+      await page.locator(".site-header__toggle").click();
+      assert.deepEqual(await roles(page), ['- button "Search"', '- button "Search"']);
+      assert.equal(await page.getByRole("link", { name: "Search" }).count(), 0);
+      const buttons = page.getByRole("button", { name: "Search" });
+      assert.equal(await buttons.count(), 2);
+      for (const b of await buttons.all()) {
+        assert.equal(await b.getAttribute("aria-haspopup"), "dialog");
+        assert.equal(await b.getAttribute("aria-expanded"), "false");
+        assert.equal(await b.getAttribute("type"), "button");
+      }
+      await buttons.last().click();
+      await page.getByRole("dialog", { name: "Search the site" }).waitFor();
+      assert.equal(await page.locator(".site-header__search").getAttribute("aria-expanded"), "true");
+      assert.deepEqual(problems, []);
+      await context.close();
+    });
+  }
+
+  test("the dialog has one way to clear the field and one to close, each its own look", async () => {
+    const { page, context, problems } = await openPage(browser, 1280);
+    await ready(page);
+    await page.keyboard.press("Control+k");
+    await resultsFor(page, "cloud");
+    const field = page.getByRole("searchbox", { name: "Search the site" });
+    // The browser's own clear cross (at the field's right end) is not there.
+    const box = await field.boundingBox();
+    const padding = await field.evaluate((el) => parseFloat(getComputedStyle(el).paddingRight));
+    await page.mouse.click(box.x + box.width - padding - 7, box.y + box.height / 2);
+    assert.equal(await field.inputValue(), "cloud", "nothing at the field's end clears it");
+    const buttons = await page.locator(".search-dialog__bar").getByRole("button").evaluateAll((bs) =>
+      bs.map((b) => ({ name: b.getAttribute("aria-label") ?? b.textContent.trim(), text: b.textContent.trim() })),
+    );
+    assert.deepEqual(buttons, [{ name: "Clear", text: "Clear" }, { name: "Close search", text: "" }]);
+    await page.getByRole("button", { name: "Clear" }).click();
+    assert.equal(await field.inputValue(), "");
+    assert.equal(await field.evaluate((el) => el === document.activeElement), true, "focus stays in the field");
+    assert.equal(await page.getByRole("button", { name: "Clear" }).count(), 0, "nothing to clear");
     assert.deepEqual(problems, []);
     await context.close();
   });

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import type { ComponentType, MouseEvent as ClickEvent } from "react";
+import type { ComponentType, ReactNode } from "react";
 // One module per icon: the package's index would make esbuild read all of them.
 import Menu from "lucide-react/icons/menu";
 import Search from "lucide-react/icons/search";
@@ -19,9 +19,11 @@ const MENU_ID = "site-menu";
  * solid past 10 px of scroll, and the menu also closes on Escape (focus back on
  * its toggle), on a chosen link and on a click outside it.
  *
- * The search button (and the menu's Search item) is a link to the sitemap page
- * until the header hydrates; then it opens the search dialog, as do `/` and
- * Ctrl-K or ⌘-K. The dialog's code is fetched on the first opening.
+ * The search control (and the menu's Search item) is a link to the sitemap page
+ * in the server HTML, for visitors without JavaScript. Once the header has
+ * hydrated it is a button that opens the search dialog (what assistive technology
+ * must announce: it opens no page), as do `/` and Ctrl-K or ⌘-K. The dialog's
+ * code is fetched on the first opening.
  */
 export default function Header({ brand, links, active, cta, search }: HeaderProps) {
   const [ready, setReady] = useState(false);
@@ -47,11 +49,25 @@ export default function Header({ brand, links, active, cta, search }: HeaderProp
       .catch(() => window.location.assign(search.href));
   };
 
-  // The links lead to the sitemap only without JavaScript.
-  const searchInstead = (event: ClickEvent<HTMLAnchorElement>) => {
-    event.preventDefault();
-    openSearch();
-  };
+  // A link before hydration, a button after: the switch is a render after the
+  // first effect, so hydration itself matches the server HTML.
+  const searchControl = (className: string, label: string | undefined, children: ReactNode) =>
+    ready ? (
+      <button
+        type="button"
+        className={className}
+        aria-label={label}
+        aria-haspopup="dialog"
+        aria-expanded={searching}
+        onClick={openSearch}
+      >
+        {children}
+      </button>
+    ) : (
+      <a className={className} href={search.href} aria-label={label}>
+        {children}
+      </a>
+    );
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -128,14 +144,7 @@ export default function Header({ brand, links, active, cta, search }: HeaderProp
           <ul>{items(false)}</ul>
         </nav>
         <div className="site-header__actions">
-          <a
-            className="icon-button site-header__search"
-            href={search.href}
-            aria-label={search.label}
-            onClick={searchInstead}
-          >
-            <Search aria-hidden="true" size={20} />
-          </a>
+          {searchControl("icon-button site-header__search", search.label, <Search aria-hidden="true" size={20} />)}
           <a className="button button--primary site-header__cta" href={cta.href}>
             {cta.label}
           </a>
@@ -151,14 +160,14 @@ export default function Header({ brand, links, active, cta, search }: HeaderProp
             </summary>
             <nav id={MENU_ID} className="site-header__panel" aria-label="Main">
               <ul>{items(true)}</ul>
-              <a
-                className="site-header__panel-search"
-                href={search.href}
-                onClick={searchInstead}
-              >
-                <Search aria-hidden="true" size={18} />
-                {search.label}
-              </a>
+              {searchControl(
+                "site-header__panel-search",
+                undefined,
+                <>
+                  <Search aria-hidden="true" size={18} />
+                  {search.label}
+                </>,
+              )}
               <a className="button button--primary site-header__panel-cta" href={cta.href} onClick={() => setOpen(false)}>
                 {cta.label}
               </a>

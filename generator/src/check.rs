@@ -44,6 +44,8 @@ struct Page {
     links: Vec<Link>,
     images: Vec<Img>,
     h1: usize,
+    /// `<article>`s without a heading of their own, by class.
+    articles_without_heading: Vec<String>,
     title: String,
     description: Option<String>,
 }
@@ -171,6 +173,8 @@ struct Selectors {
     scripts: Selector,
     images: Selector,
     h1: Selector,
+    articles: Selector,
+    headings: Selector,
     title: Selector,
     description: Selector,
 }
@@ -185,6 +189,8 @@ impl Selectors {
             scripts: s("script[src]")?,
             images: s("img")?,
             h1: s("h1")?,
+            articles: s("article")?,
+            headings: s("h1, h2, h3, h4, h5, h6")?,
             title: s("head > title")?,
             description: s(r#"meta[name="description"]"#)?,
         })
@@ -244,6 +250,14 @@ fn read_page(sel: &Selectors, text: &str) -> Page {
         });
     }
     page.h1 = doc.select(&sel.h1).count();
+    // An article is a section of its own: the HTML standard (and the W3C checker)
+    // wants it to have a heading.
+    for article in doc.select(&sel.articles) {
+        if article.select(&sel.headings).next().is_none() {
+            page.articles_without_heading
+                .push(article.attr("class").unwrap_or("").to_string());
+        }
+    }
     page.title = doc
         .select(&sel.title)
         .next()
@@ -262,6 +276,11 @@ fn check_page(page: &Page, found: &mut impl FnMut(String)) {
         found(format!(
             "has {} h1 headings; a page has exactly one",
             page.h1
+        ));
+    }
+    for class in &page.articles_without_heading {
+        found(format!(
+            "has an <article class=\"{class}\"> without a heading: give it one, or use another element"
         ));
     }
     if page.title.is_empty() {
@@ -527,6 +546,22 @@ mod tests {
                 "/: has no title",
                 "/: has no meta description"
             ]
+        );
+    }
+
+    #[test]
+    fn an_article_needs_a_heading() {
+        let page = |body: &str| {
+            format!(
+                r#"<html><head><title>t</title><meta name="description" content="d"></head><body><h1>a</h1>{body}</body></html>"#
+            )
+        };
+        assert_eq!(
+            findings(&[("/", &page(r#"<article class="prose"><p>Text.</p></article>"#))]),
+            ["/: has an <article class=\"prose\"> without a heading: give it one, or use another element"]
+        );
+        assert!(
+            findings(&[("/", &page("<article><h2>Card</h2><p>Text.</p></article>"))]).is_empty()
         );
     }
 

@@ -121,6 +121,19 @@ pub fn render(diagnostics: &[Diagnostic], color: bool) -> String {
     out
 }
 
+/// The code frame of a miette report, without the heading that repeats the
+/// message (the `error: file:line:column: message` line above it says it once).
+fn frame_only(report: &str) -> &str {
+    let mut offset = 0;
+    for line in report.split_inclusive('\n') {
+        if line.contains('╭') {
+            return &report[offset..];
+        }
+        offset += line.len();
+    }
+    report
+}
+
 /// Renders warnings (or any diagnostics) without the closing count.
 pub fn render_each(diagnostics: &[Diagnostic], color: bool) -> String {
     let theme = if color {
@@ -151,7 +164,7 @@ pub fn render_each(diagnostics: &[Diagnostic], color: bool) -> String {
                 .with_source_code(NamedSource::new(&d.file, snippet.source.to_string()));
             let mut excerpt = String::new();
             if handler.render_report(&mut excerpt, report.as_ref()).is_ok() {
-                out.push_str(&excerpt);
+                out.push_str(frame_only(&excerpt));
             }
         }
     }

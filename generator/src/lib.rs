@@ -15,6 +15,7 @@ pub mod content;
 pub mod diagnostics;
 pub mod images;
 mod json_lines;
+pub(crate) mod lines;
 pub mod output;
 pub mod pipeline;
 pub mod render;

@@ -17,7 +17,7 @@ use crate::content::{self, Content, Page};
 use crate::diagnostics::Diagnostic;
 use crate::output::headers::{self, Rule};
 use crate::output::hosts::Host;
-use crate::output::weight::{self, Weight};
+use crate::output::weight::{self, Weigher, Weight};
 use crate::output::{self, compress, sitemap, Files, Source};
 use crate::render::{self, environment, ssr, Rendered, Renderer, Settings};
 
@@ -73,9 +73,10 @@ pub struct Session {
     /// The server-render process, kept across bundles.
     worker: Arc<ssr::Worker>,
     pages: render::Cache,
-    weights: std::collections::HashMap<String, (blake3::Hash, Weight)>,
     /// `Some` when the output is updated in place (`site serve`).
     written: Option<output::Written>,
+    /// What a one-shot build no longer needs, freed after it returns.
+    retired: Vec<Box<dyn std::any::Any + Send>>,
 }
 
 impl Session {
@@ -83,6 +84,7 @@ impl Session {
     /// updated in place, file by file.
     pub fn serving() -> Session {
         let mut session = Session::default();
+        session.content.keep = true;
         session.bundles.live = true;
         session.written = Some(output::Written::default());
         session
@@ -97,34 +99,67 @@ impl Session {
     pub fn islands_changed(&mut self) {
         self.bundles.islands_changed();
     }
+
+    /// `value` is no longer needed: a one-shot build frees it after it returns,
+    /// off the caller's way; `site serve` frees it now.
+    fn retire<T: Send + 'static>(&mut self, value: T) {
+        if self.written.is_none() {
+            self.retired.push(Box::new(value));
+        }
+    }
 }
 
 /// What a stage gives: its product, or every problem it found.
 type Stage<T> = Result<T, Vec<Diagnostic>>;
 
 pub fn build(options: &Options) -> Result<Report, Vec<Diagnostic>> {
-    build_in(options, &mut Session::default())
+    let mut session = Session::default();
+    let report = build_in(options, &mut session);
+    // Freeing every page's data takes a while at scale, and `site build` exits
+    // right after: that work is done beside the caller, not before it returns.
+    std::thread::spawn(move || drop(session));
+    report
 }
 
 pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<Diagnostic>> {
     let mut stages = Stages::start();
     let root = site_root(options)?;
     let root = root.as_path();
-    stages.time("folders", || folders(root))?;
-    let (mut content, bundle) = stages.time("load + bundle", || load_and_bundle(root, session))?;
-    let mut warnings = stages.time("references", || references(root, &content, session))?;
+    let unusable = stages.time("folders", || folders(root))?;
+    let (mut content, bundle) = stages.time("load + bundle", || {
+        load_and_bundle(root, session, &unusable)
+    })?;
+    let mut warnings = stages.time("references", || {
+        references(root, &content, session, &unusable)
+    })?;
     let (settings, more) = stages.time("settings", || resolve(root, options, &mut content))?;
     warnings.extend(more);
+    // `site build` writes a new output beside the old, each page as it renders.
+    let staging = match session.written {
+        Some(_) => None,
+        None => Some(
+            output::Staging::new(&options.out).map_err(|e| vec![output_diagnostic(root, &e)])?,
+        ),
+    };
     let pages = stages.time("render", || {
-        render(root, &content, &settings, &bundle, session)
+        render(
+            root,
+            &content,
+            &settings,
+            &bundle,
+            staging.as_ref(),
+            session,
+        )
     })?;
-    let Weighed { weights, warnings } = stages.time("weigh", || {
-        weigh(&content, &pages.pages, &bundle, options, session, warnings)
-    })?;
+    let Weighed { weights, warnings } =
+        stages.time("weigh", || weigh(&content, &pages.pages, options, warnings))?;
     let count = pages.pages.len();
     let written = stages.time("write", || {
-        write(root, options, &content, &settings, &bundle, pages, session)
+        write(
+            root, options, &content, &settings, &bundle, pages, staging, session,
+        )
     })?;
+    session.retire(content);
     Ok(Report {
         out: options.out.clone(),
         pages: count,
@@ -176,20 +211,30 @@ fn site_root(options: &Options) -> Stage<PathBuf> {
     })
 }
 
-/// Load and bundle do not depend on each other, so they run side by side.
 /// Links out of the site, link loops and pipes fail the build before any read.
-fn folders(root: &Path) -> Stage<()> {
-    let problems = content::folders::check(root);
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(problems)
+/// Those under `public/` are read only for the pictures content names, so each is
+/// reported at the line of a picture that uses it (with the file), by the
+/// references stage; they come back as (address, why).
+fn folders(root: &Path) -> Stage<Vec<(String, String)>> {
+    let (public, others): (Vec<Diagnostic>, Vec<Diagnostic>) = content::folders::check(root)
+        .into_iter()
+        .partition(|d| d.file.starts_with("public/"));
+    if !others.is_empty() {
+        let mut all = others;
+        all.extend(public);
+        return Err(all);
     }
+    Ok(public
+        .into_iter()
+        .map(|d| (d.file["public".len()..].to_string(), d.message))
+        .collect())
 }
 
+/// Load and bundle do not depend on each other, so they run side by side.
 fn load_and_bundle(
     root: &Path,
     session: &mut Session,
+    unusable: &[(String, String)],
 ) -> Result<(Content, Bundle), Vec<Diagnostic>> {
     let Session {
         content: cache,
@@ -207,7 +252,8 @@ fn load_and_bundle(
             let mut all = failure.diagnostics;
             // A file that failed still has its icons, pictures and layouts
             // checked, so they are reported with its other mistakes.
-            let places = content::references::Places::of(root, bundles.node_modules());
+            let mut places = content::references::Places::of(root, bundles.node_modules());
+            places.unusable = unusable.to_vec();
             all.extend(content::references::check_unloaded(
                 root,
                 &failure.unloaded,
@@ -221,8 +267,14 @@ fn load_and_bundle(
 
 /// The icons, pictures, layouts and pages content names exist; links to no page
 /// and the pages' own warnings come back as warnings.
-fn references(root: &Path, content: &Content, session: &Session) -> Stage<Vec<Diagnostic>> {
-    let places = content::references::Places::of(root, session.bundles.node_modules());
+fn references(
+    root: &Path,
+    content: &Content,
+    session: &Session,
+    unusable: &[(String, String)],
+) -> Stage<Vec<Diagnostic>> {
+    let mut places = content::references::Places::of(root, session.bundles.node_modules());
+    places.unusable = unusable.to_vec();
     let findings = content::references::check(root, content, &places);
     if findings.errors.is_empty() {
         Ok(findings.warnings)
@@ -284,12 +336,15 @@ struct Pages {
     not_found: Option<render::Special>,
 }
 
-/// Renders every page (reusing those whose inputs did not change) and the 404 page.
+/// Renders every page (reusing those whose inputs did not change) and the 404
+/// page, weighing each when the site sets budgets; with `staging`, each page is
+/// written there as it is rendered.
 fn render(
     root: &Path,
     content: &Content,
     settings: &Resolved,
     bundle: &Bundle,
+    staging: Option<&output::Staging>,
     session: &mut Session,
 ) -> Stage<Pages> {
     let ssr = server_renderer(root, bundle, session)?;
@@ -311,7 +366,22 @@ fn render(
     }
     let everything = render::everything_hash(root, content, &settings.render, bundle);
     let listing = render::listing_hash(content);
-    let pages = renderer.render_pages(&content.pages, &mut session.pages, everything, listing);
+    let weigher = content
+        .config
+        .budgets
+        .as_ref()
+        .map(|_| Weigher::new(bundle));
+    let output = render::Output {
+        staging,
+        weigh: weigher.as_ref(),
+    };
+    let pages = renderer.render_pages(
+        &content.pages,
+        &mut session.pages,
+        everything,
+        listing,
+        output,
+    );
     let not_found = renderer.render_special("404.html", &not_found_page(content));
     ssr.save();
     match (pages, not_found) {
@@ -369,14 +439,13 @@ struct Weighed {
     warnings: Vec<Diagnostic>,
 }
 
-/// Each page's weight, checked against the budgets of `site.yaml`: over budget is
-/// a warning, or an error under `--strict-budgets` (before anything is written).
+/// Each page's weight (measured as it was rendered), checked against the budgets
+/// of `site.yaml`: over budget is a warning, or an error under `--strict-budgets`
+/// (before the new output replaces the old).
 fn weigh(
     content: &Content,
     pages: &[Arc<Rendered>],
-    bundle: &Bundle,
     options: &Options,
-    session: &mut Session,
     mut warnings: Vec<Diagnostic>,
 ) -> Stage<Weighed> {
     let Some(budgets) = &content.config.budgets else {
@@ -385,30 +454,10 @@ fn weigh(
             warnings,
         });
     };
-    use rayon::prelude::*;
-    let sizes = weight::Sizes::of(bundle);
-    // A page's weight depends on its HTML and on the bundle.
-    let key = |page: &Rendered| blake3::hash(format!("{}{}", page.hash, bundle.hash()).as_bytes());
-    let previous = std::mem::take(&mut session.weights);
-    let weights: Vec<(String, blake3::Hash, Weight)> = pages
-        .par_iter()
-        .map(|page| {
-            let k = key(page);
-            let w = match previous.get(&page.route) {
-                Some((before, w)) if *before == k => *w,
-                _ => {
-                    let hydrating: Vec<&str> = page.islands.iter().map(String::as_str).collect();
-                    weight::page_weight(&page.html, &hydrating, bundle, &sizes)
-                }
-            };
-            (page.route.clone(), k, w)
-        })
-        .collect();
-    session.weights = weights
+    let weights: Vec<(String, Weight)> = pages
         .iter()
-        .map(|(r, k, w)| (r.clone(), (*k, *w)))
+        .filter_map(|p| Some((p.route.clone(), p.weight?)))
         .collect();
-    let weights: Vec<(String, Weight)> = weights.into_iter().map(|(r, _, w)| (r, w)).collect();
     let over: Vec<String> = weights
         .iter()
         .flat_map(|(route, w)| weight::over_budget(route, *w, budgets))
@@ -434,8 +483,9 @@ struct Written {
     ssr: ssr::Stats,
 }
 
-/// Collects every file of the output, then writes it: whole and swapped in, or,
-/// in `site serve`, only what changed.
+/// Collects every file of the output, then writes what is not written yet: into
+/// the staging folder, swapped in whole, or, in `site serve`, only what changed.
+#[allow(clippy::too_many_arguments)]
 fn write(
     root: &Path,
     options: &Options,
@@ -443,6 +493,7 @@ fn write(
     settings: &Resolved,
     bundle: &Bundle,
     pages: Pages,
+    staging: Option<output::Staging>,
     session: &mut Session,
 ) -> Stage<Written> {
     let files = collect_files(
@@ -475,11 +526,13 @@ fn write(
         Some(indexer) => Ok(output::search::index(indexer, site, &search_cache, limit)?),
         None => Ok(()),
     };
-    let written = match &mut session.written {
-        Some(written) => output::update(&options.out, &files, written, &finish),
-        None => output::write(&options.out, &files, &finish).map(|_| count),
+    let written = match (&mut session.written, staging) {
+        (Some(written), _) => output::update(&options.out, &files, written, &finish),
+        (None, Some(staging)) => staging.commit(&files, &finish).map(|_| count),
+        (None, None) => output::write(&options.out, &files, &finish).map(|_| count),
     }
     .map_err(|e| vec![output_diagnostic(root, &e)])?;
+    session.retire(files);
     let ssr = session
         .ssr
         .as_ref()
@@ -506,14 +559,7 @@ fn not_found_page(content: &Content) -> Page {
         source: "templates/404.html".into(),
         title: "Page not found".into(),
         description: content.config.description.clone(),
-        layout: String::new(),
-        date: None,
-        tags: Vec::new(),
-        blocks: Vec::new(),
-        content: String::new(),
-        article: None,
-        references: Vec::new(),
-        warnings: Vec::new(),
+        ..Page::default()
     }
 }
 
@@ -553,11 +599,11 @@ fn collect_files(
     }
     for page in &pages {
         let origin = format!("page {}", page.route);
-        files.add(
-            output::route_file(&page.route),
-            Source::Html(page.html.clone(), page.hash),
-            &origin,
-        )?;
+        let source = match &page.body {
+            render::Body::Kept { html, hash } => Source::Html(html.clone(), *hash),
+            render::Body::Written(size) => Source::Written(*size),
+        };
+        files.add(output::route_file(&page.route), source, &origin)?;
     }
     if let Some(special) = not_found {
         files.add(
@@ -576,7 +622,7 @@ fn collect_files(
         .config
         .collections
         .iter()
-        .map(|c| output::feed::feed(&content.config, base_url, &content.pages, c))
+        .map(|c| output::feed::feed(&content.config, base_url, &content.pages, &c.name))
         .collect();
     let generated = generated
         .into_iter()

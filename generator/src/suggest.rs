@@ -14,12 +14,98 @@ pub fn nearest<'a>(word: &str, names: impl IntoIterator<Item = &'a str>) -> Opti
         // (every page's address) is ruled out without measuring it.
         .filter(|name| name.chars().count().abs_diff(length) <= allowed)
         .map(|name| {
-            let distance = strsim::damerau_levenshtein(&word, &name.to_lowercase());
+            let distance = strsim::osa_distance(&word, &name.to_lowercase());
             (distance, name)
         })
         .filter(|(distance, _)| *distance <= allowed)
         .min_by_key(|(distance, _)| *distance)
         .map(|(_, name)| name)
+}
+
+/// A long list of names (every page's address, every file under `public/`) for
+/// many lookups, finding the name [`nearest`] would. Each name is lower-cased,
+/// counted by character and filed by its length once; a lookup then measures only
+/// names of a close length whose characters could be within reach, since an edit
+/// changes the counts of at most two characters by one.
+pub struct Index {
+    /// Names by their length in characters.
+    by_length: std::collections::BTreeMap<usize, Vec<Entry>>,
+}
+
+struct Entry {
+    /// The name's place in the list given: the first of equals wins.
+    place: usize,
+    lower: String,
+    counts: Counts,
+    name: String,
+}
+
+/// How many of each character a name has, characters folded into 64 classes.
+#[derive(Clone, Copy)]
+struct Counts([u8; 64]);
+
+impl Counts {
+    fn of(text: &str) -> Counts {
+        let mut counts = [0u8; 64];
+        for c in text.chars() {
+            let slot = &mut counts[(c as usize) % 64];
+            *slot = slot.saturating_add(1);
+        }
+        Counts(counts)
+    }
+
+    /// A lower bound on the edits between two texts with these counts.
+    fn distance_at_least(&self, other: &Counts) -> usize {
+        let (mut more, mut fewer) = (0usize, 0usize);
+        for (a, b) in self.0.iter().zip(&other.0) {
+            if a > b {
+                more += usize::from(a - b);
+            } else {
+                fewer += usize::from(b - a);
+            }
+        }
+        more.max(fewer)
+    }
+}
+
+impl Index {
+    pub fn new<'a>(names: impl IntoIterator<Item = &'a str>) -> Index {
+        let mut by_length: std::collections::BTreeMap<usize, Vec<Entry>> = Default::default();
+        for (place, name) in names.into_iter().enumerate() {
+            let lower = name.to_lowercase();
+            by_length
+                .entry(lower.chars().count())
+                .or_default()
+                .push(Entry {
+                    place,
+                    counts: Counts::of(&lower),
+                    lower,
+                    name: name.to_string(),
+                });
+        }
+        Index { by_length }
+    }
+
+    pub fn nearest(&self, word: &str) -> Option<&str> {
+        let word = word.to_lowercase();
+        let length = word.chars().count();
+        let allowed = (length / 3).clamp(1, 3);
+        let counts = Counts::of(&word);
+        self.by_length
+            .range(length.saturating_sub(allowed)..=length + allowed)
+            .flat_map(|(_, names)| names)
+            .filter(|e| e.counts.distance_at_least(&counts) <= allowed)
+            .map(|e| (strsim::osa_distance(&word, &e.lower), e.place, &e.name))
+            .filter(|(distance, _, _)| *distance <= allowed)
+            .min_by_key(|(distance, place, _)| (*distance, *place))
+            .map(|(_, _, name)| name.as_str())
+    }
+
+    pub fn did_you_mean(&self, word: &str) -> String {
+        self.nearest(word)
+            .map(|n| format!("; did you mean `{n}`?"))
+            .unwrap_or_default()
+    }
 }
 
 /// `; did you mean `card_grid`?`, or nothing.
@@ -45,5 +131,32 @@ mod tests {
             "; did you mean `title`?"
         );
         assert_eq!(did_you_mean("zzz", ["title"]), "");
+    }
+
+    #[test]
+    fn an_index_finds_what_a_scan_finds() {
+        let routes = [
+            "/about/",
+            "/About-Us/",
+            "/abut/",
+            "/services/cloud/",
+            "/contact/",
+            "/x/",
+        ];
+        let index = Index::new(routes);
+        for word in [
+            "/aboot/",
+            "/about/",
+            "/servces/cloud/",
+            "/contatc/",
+            "/nothing-like-it/",
+            "/y/",
+        ] {
+            assert_eq!(index.nearest(word), nearest(word, routes), "{word}");
+        }
+        assert_eq!(
+            index.did_you_mean("/contakt/"),
+            "; did you mean `/contact/`?"
+        );
     }
 }

@@ -318,7 +318,7 @@ fn text_cut_by_a_comment_and_links_to_no_page_are_warnings_at_their_line() {
     assert!(
         said.iter()
             .any(|w| w.starts_with("content/pages/index.yaml:8:")
-                && w.contains("blocks[0].actions[0].href: the link to `/abuot/` leads to no page")
+                && w.contains("blocks[0].actions[0].href (in the 1st block, its 1st action): the link to `/abuot/` leads to no page")
                 && w.contains("did you mean `/about/`?")),
         "{said:#?}"
     );

@@ -42,8 +42,14 @@ fn a_failed_build_prints_every_error_and_exits_one() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(
-            "error: content/pages/index.yaml:10:11: blocks[1].type: unknown block type `carousel`"
+            "error: content/pages/index.yaml:10:11: blocks[1].type (in the 2nd block): unknown block type `carousel`"
         ),
+        "{stderr}"
+    );
+    // Each once: the line, then its code frame, not the message again.
+    assert_eq!(
+        stderr.matches("unknown block type `carousel`").count(),
+        1,
         "{stderr}"
     );
     assert!(
@@ -125,4 +131,121 @@ fn a_search_index_is_built_with_the_site_and_its_failure_fails_the_build() {
         before,
         "dist/ is untouched"
     );
+}
+
+#[test]
+fn a_refused_base_url_is_reported_where_it_was_set() {
+    let site = Site::plain();
+    let storage = [
+        ("SITE_STORAGE_URL", "https://abcdefghijklmnop.supabase.co"),
+        ("SITE_STORAGE_ANON_KEY", "sb_publishable_fixture"),
+    ];
+    let build = |args: &[&str], env: &[(&str, &str)]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_site"))
+            .args(["build", "--production", "--root"])
+            .arg(&site.root)
+            .args(args)
+            .envs(storage.iter().chain(env).copied())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+
+    // From the command line: the flag, not site.yaml's line.
+    let stderr = build(&["--base-url", "http://www.fixture-company.com"], &[]);
+    assert!(
+        stderr.starts_with("error: --base-url: `http://www.fixture-company.com` cannot be the address of the live site: it must start with https://"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("content/site.yaml:"), "{stderr}");
+
+    // From the environment: the variable.
+    let stderr = build(&[], &[("SITE_BASE_URL", "https://www.fixture.test")]);
+    assert!(
+        stderr.starts_with("error: the environment variable SITE_BASE_URL: `https://www.fixture.test` cannot be the address of the live site: www.fixture.test is a placeholder"),
+        "{stderr}"
+    );
+
+    // From site.yaml: its line and field.
+    let stderr = build(&[], &[]);
+    assert!(
+        stderr.starts_with(
+            "error: content/site.yaml:3:11: base_url: `https://fixture.example` cannot be"
+        ),
+        "{stderr}"
+    );
+}
+
+/// The project's own files, read by the tests that hold the docs to the binary.
+fn project_file(rel: &str) -> String {
+    std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .unwrap()
+            .join(rel),
+    )
+    .unwrap()
+}
+
+#[test]
+fn the_readme_synopsis_names_every_flag_of_every_command_and_no_other() {
+    let readme = project_file("README.md");
+    for command in ["build", "serve", "check", "schema"] {
+        let help = std::process::Command::new(env!("CARGO_BIN_EXE_site"))
+            .args([command, "--help"])
+            .output()
+            .unwrap();
+        let help = String::from_utf8_lossy(&help.stdout);
+        let mut flags: Vec<&str> = help
+            .split_whitespace()
+            .filter(|w| w.starts_with("--") && *w != "--help")
+            .map(|w| w.trim_end_matches(','))
+            .collect();
+        flags.sort();
+        flags.dedup();
+        let synopsis = readme
+            .lines()
+            .find(|l| l.starts_with(&format!("site {command} ")))
+            .unwrap_or_else(|| panic!("the README has no synopsis of `site {command}`"));
+        let mut written: Vec<&str> = synopsis
+            .split(['[', ']', ' ', '|'])
+            .filter(|w| w.starts_with("--"))
+            .collect();
+        written.sort();
+        written.dedup();
+        assert_eq!(written, flags, "README: {synopsis}");
+    }
+}
+
+#[test]
+fn the_deploy_guide_quotes_a_production_build_without_settings_as_it_is() {
+    // This project, built for production with none of the live site's settings.
+    let out = std::env::temp_dir().join(format!("site-guide-{}", std::process::id()));
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap();
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_site"))
+        .args(["build", "--production", "--root"])
+        .arg(root)
+        .arg("--out")
+        .arg(&out)
+        .env_remove("SITE_BASE_URL")
+        .env_remove("SITE_STORAGE_URL")
+        .env_remove("SITE_STORAGE_ANON_KEY")
+        .output()
+        .unwrap();
+    let said: Vec<String> = String::from_utf8_lossy(&run.stderr)
+        .lines()
+        .filter(|l| l.starts_with("error:") || l.ends_with("left as it was"))
+        .map(String::from)
+        .collect();
+    assert_eq!(said.len(), 4, "{said:?}");
+    let guide = project_file("docs/deploy.md");
+    let quoted: Vec<&str> = guide
+        .lines()
+        .skip_while(|l| !l.starts_with("error: content/site.yaml"))
+        .take_while(|l| !l.starts_with("```"))
+        .collect();
+    assert_eq!(quoted, said, "docs/deploy.md quotes another build");
 }

@@ -162,3 +162,22 @@ fn an_article_needs_its_byline_and_picture() {
         );
     }
 }
+
+#[test]
+fn a_feed_holds_the_fifty_newest_articles() {
+    let site = news_site();
+    for day in 1..=60 {
+        site.write(
+            &format!("content/pages/news/day-{day:02}.md"),
+            &article(
+                &format!("Day {day}"),
+                &format!("2026-03-{:02}", day.min(28)),
+                false,
+            ),
+        );
+    }
+    site.build_ok();
+    let feed = site.read("dist/news/feed.xml");
+    assert_eq!(feed.matches("<entry>").count(), 50, "{feed}");
+    assert!(!feed.contains("First news"), "the oldest are left out");
+}

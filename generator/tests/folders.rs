@@ -109,3 +109,25 @@ fn a_named_pipe_fails_the_build_instead_of_hanging_it() {
         "{said}"
     );
 }
+
+#[test]
+fn a_picture_that_is_a_link_out_of_the_site_is_named_with_the_line_that_shows_it() {
+    let site = Site::plain();
+    let said = fails_after(&site, |site| {
+        symlink("/etc/hostname", site.path("public/images/team.png")).unwrap();
+        site.edit(
+            "content/pages/index.yaml",
+            "/images/square.svg",
+            "/images/team.png",
+        );
+    });
+    let first = said.lines().next().unwrap();
+    assert!(
+        first.starts_with("error: content/pages/index.yaml:15:60: blocks[1].cards[1].image.src (in the 2nd block, its 2nd card): the picture `/images/team.png` cannot be used: public/images/team.png is a symbolic link to `/etc/hostname`, outside the site"),
+        "{said}"
+    );
+    assert!(
+        said.contains("1 error found"),
+        "one error, not a second for the link: {said}"
+    );
+}

@@ -5,6 +5,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use site::content::publishing::{Collection, CollectionKind};
 use site::content::{page, yaml, SiteConfig};
 
 fn cases(target: &str) -> Vec<(String, String)> {
@@ -60,9 +61,24 @@ fn markdown_that_once_panicked_gives_errors_at_a_position() {
     const FILE: &str = "content/pages/insights/fuzz.md";
     for (name, text) in cases("front_matter") {
         let source: Arc<str> = text.as_str().into();
-        for collection in [None, Some("insights")] {
+        // Every kind of collection reads front matter of its own.
+        let reading = site::content::Reading {
+            offices: vec!["London".into()],
+            ..Default::default()
+        };
+        let collections = [
+            CollectionKind::Articles,
+            CollectionKind::Events,
+            CollectionKind::Jobs,
+        ]
+        .map(|kind| Collection {
+            name: "insights".into(),
+            kind,
+            per_page: 12,
+        });
+        for collection in [None].into_iter().chain(collections.iter().map(Some)) {
             if let Err(failed) =
-                page::from_markdown("/fuzz/".into(), FILE.into(), &text, collection)
+                page::from_markdown("/fuzz/".into(), FILE.into(), &text, collection, &reading)
             {
                 let diagnostics: Vec<_> = failed
                     .errors

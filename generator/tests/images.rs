@@ -187,6 +187,10 @@ fn a_photo_that_cannot_be_read_fails_the_build_by_name_and_keeps_the_output() {
     let site = site_with_photo("harbour.jpg", 600, 400, ImageFormat::Jpeg);
     site.build_ok();
     let before = hash_tree(&site.dist());
+    let photo = std::fs::read(site.path("public/images/harbour.jpg")).unwrap();
+
+    // A JPEG's first bytes and nothing else: named at the content line that shows
+    // it, as it loads.
     std::fs::write(
         site.path("public/images/harbour.jpg"),
         b"\xff\xd8\xff not really a JPEG",
@@ -194,10 +198,34 @@ fn a_photo_that_cannot_be_read_fails_the_build_by_name_and_keeps_the_output() {
     .unwrap();
     let err = site.build_err();
     assert!(
-        err.contains("image `/images/harbour.jpg` could not be read"),
+        err.contains("error: content/pages/index.yaml:15:60: blocks[1].cards[1].image.src (in the 2nd block, its 2nd card): `/images/harbour.jpg` is not a picture: public/images/harbour.jpg is cut short"),
         "{err}"
     );
     assert_eq!(hash_tree(&site.dist()), before);
+
+    // A picture under another format's name.
+    let mut png = Vec::new();
+    image::RgbImage::new(4, 4)
+        .write_to(&mut std::io::Cursor::new(&mut png), ImageFormat::Png)
+        .unwrap();
+    std::fs::write(site.path("public/images/harbour.jpg"), &png).unwrap();
+    let err = site.build_err();
+    assert!(
+        err.contains("`/images/harbour.jpg` is not a JPEG file: public/images/harbour.jpg is a PNG picture with the wrong name; rename it `.png`"),
+        "{err}"
+    );
+    assert_eq!(hash_tree(&site.dist()), before);
+
+    // Its header reads, its pixels do not: named when it is drawn.
+    let mut cut = photo.clone();
+    let half = cut.len() / 2;
+    cut[half..].iter_mut().for_each(|b| *b = 0xff);
+    std::fs::write(site.path("public/images/harbour.jpg"), &cut).unwrap();
+    if let Err(diags) = site.build_with(&site.options()) {
+        let err = site.render(&diags);
+        assert!(err.contains("harbour.jpg"), "{err}");
+        assert_eq!(hash_tree(&site.dist()), before);
+    }
 }
 
 #[test]

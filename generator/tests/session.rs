@@ -99,7 +99,16 @@ fn a_removed_page_leaves_the_output() {
     let report = rebuild(&site, &mut session);
     assert_eq!(report.pages, 5);
     assert!(!site.dist().join("privacy/index.html").exists());
+    assert!(
+        !site.dist().join("privacy").exists(),
+        "its folder goes with it"
+    );
     assert!(!site.read("dist/sitemap.xml").contains("/privacy/"));
+    // A nested page's folders go up to the first that still holds something.
+    site.remove("content/pages/news/first.md");
+    rebuild(&site, &mut session);
+    assert!(!site.dist().join("news/first").exists());
+    assert!(site.dist().join("news/second/index.html").is_file());
 }
 
 #[test]

@@ -97,6 +97,18 @@ export default function SearchDialog({ open, onOpenChange, opener }: Props) {
               onChange={(event) => setQuery(event.target.value)}
               onKeyDown={(event) => (event.key === "ArrowDown" ? move(-1, event) : undefined)}
             />
+            {query !== "" && (
+              <button
+                type="button"
+                className="search-dialog__clear"
+                onClick={() => {
+                  setQuery("");
+                  field.current?.focus();
+                }}
+              >
+                Clear
+              </button>
+            )}
             <Dialog.Close className="icon-button search-dialog__close" aria-label="Close search">
               <X aria-hidden="true" size={20} />
             </Dialog.Close>

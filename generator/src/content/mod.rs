@@ -2,9 +2,12 @@
 //! into typed models. All problems of a run are collected, none stops the others.
 
 pub mod blocks;
+pub mod entries;
 pub mod folders;
+pub mod highlight;
 pub mod markdown;
 pub mod page;
+pub mod publishing;
 pub mod references;
 pub mod routes;
 pub mod settings;
@@ -12,7 +15,7 @@ pub mod site;
 pub mod values;
 pub mod yaml;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -88,14 +91,37 @@ pub struct Failure {
     pub unloaded: Vec<Arc<Unloaded>>,
 }
 
+/// What of `site.yaml` a page is read with: which folders are collections (and
+/// of what kind), the zone an event's times default to, the offices a job may be
+/// at, and whether code is highlighted. When it changes, every page is read again.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Reading {
+    pub collections: Vec<publishing::Collection>,
+    pub timezone: publishing::TimeZone,
+    pub offices: Vec<String>,
+    pub highlight_code: bool,
+}
+
+impl Reading {
+    fn of(config: &SiteConfig) -> Reading {
+        Reading {
+            collections: config.collections.clone(),
+            timezone: config.timezone.clone(),
+            offices: config.offices.iter().map(|o| o.city.clone()).collect(),
+            highlight_code: config.highlight_code,
+        }
+    }
+}
+
 /// Files read by earlier builds, kept while their fingerprint stays the same, so
 /// `site serve` reads and parses only what was saved.
 #[derive(Debug, Default)]
 pub struct Cache {
     pages: HashMap<PathBuf, (Fingerprint, Loaded)>,
-    /// The collections the pages were read with: a page reads as an article
-    /// only in a collection's folder.
-    collections: Vec<String>,
+    /// What the pages were read with.
+    reading: Reading,
+    /// Whether files are kept at all: a one-shot build reads each file once.
+    pub keep: bool,
 }
 
 /// Reads every content file.
@@ -107,13 +133,13 @@ pub fn load(root: &Path) -> Result<Content, Failure> {
 pub fn load_cached(root: &Path, cache: &mut Cache) -> Result<Content, Failure> {
     let mut diagnostics = Vec::new();
     let config = load_config(root).map_err(|d| diagnostics.extend(d)).ok();
-    let collections = config
+    let reading = config
         .as_ref()
-        .map(|c| c.config.collections.clone())
+        .map(|c| Reading::of(&c.config))
         .unwrap_or_default();
-    if collections != cache.collections {
+    if reading != cache.reading {
         cache.pages.clear();
-        cache.collections = collections.clone();
+        cache.reading = reading.clone();
     }
 
     let pages_dir = root.join("content").join("pages");
@@ -124,48 +150,66 @@ pub fn load_cached(root: &Path, cache: &mut Cache) -> Result<Content, Failure> {
             Vec::new()
         }
     };
-    let previous = std::mem::take(&mut cache.pages);
-    let results: Vec<(PathBuf, Option<Fingerprint>, Loaded)> = files
+    let keep = cache.keep;
+    let previous = &cache.pages;
+    // Each file is read unless `site serve` read it before and it is unchanged.
+    let results: Vec<(PathBuf, Option<Fingerprint>, Loaded, bool)> = files
         .into_par_iter()
         .map(|path| {
-            let fingerprint = Fingerprint::of(&path);
+            let fingerprint = if keep { Fingerprint::of(&path) } else { None };
             let kept = previous
                 .get(&path)
                 .filter(|(f, _)| Some(*f) == fingerprint)
                 .map(|(_, loaded)| loaded.clone());
+            let reused = kept.is_some();
             let loaded = kept.unwrap_or_else(|| {
-                load_page(root, &pages_dir, &path, &collections)
+                load_page(root, &pages_dir, &path, &reading)
                     .map(Arc::new)
                     .map_err(Arc::new)
             });
-            (path, fingerprint, loaded)
+            (path, fingerprint, loaded, reused)
         })
         .collect();
 
-    let mut by_route: BTreeMap<String, Arc<Page>> = BTreeMap::new();
-    let mut failed = Vec::new();
-    for (path, fingerprint, result) in results {
-        if let Some(f) = fingerprint {
-            cache.pages.insert(path, (f, result.clone()));
-        }
-        match result {
-            Ok(page) => {
-                if let Some(other) = by_route.get(&page.route) {
-                    diagnostics.push(Diagnostic::new(
-                        page.source.clone(),
-                        format!(
-                            "the route `{}` is claimed by both {} and {}; rename one of them",
-                            page.route, other.source, page.source
-                        ),
-                    ));
-                } else {
-                    by_route.insert(page.route.clone(), page);
+    // The cache is brought up to date in place: a save changes one entry.
+    if keep {
+        let changed = results.iter().any(|(_, _, _, reused)| !reused);
+        if changed || results.len() != cache.pages.len() {
+            if results.len() != cache.pages.len() {
+                let present: std::collections::HashSet<&PathBuf> =
+                    results.iter().map(|(p, ..)| p).collect();
+                cache.pages.retain(|p, _| present.contains(p));
+            }
+            for (path, fingerprint, loaded, reused) in &results {
+                if let (false, Some(f)) = (reused, fingerprint) {
+                    cache.pages.insert(path.clone(), (*f, loaded.clone()));
                 }
             }
+        }
+    }
+
+    let mut pages = Vec::with_capacity(results.len());
+    let mut failed = Vec::new();
+    for (_, _, result, _) in results {
+        match result {
+            Ok(page) => pages.push(page),
             Err(unloaded) => {
                 diagnostics.extend(unloaded.diagnostics.iter().cloned());
                 failed.push(unloaded);
             }
+        }
+    }
+    // Sorted by route; two files on one route are side by side.
+    pages.sort_by(|a, b| a.route.cmp(&b.route).then_with(|| a.source.cmp(&b.source)));
+    for pair in pages.windows(2) {
+        if pair[0].route == pair[1].route {
+            diagnostics.push(Diagnostic::new(
+                pair[1].source.clone(),
+                format!(
+                    "the route `{}` is claimed by both {} and {}; rename one of them",
+                    pair[0].route, pair[0].source, pair[1].source
+                ),
+            ));
         }
     }
 
@@ -174,7 +218,7 @@ pub fn load_cached(root: &Path, cache: &mut Cache) -> Result<Content, Failure> {
             config: config.config,
             config_references: config.references,
             config_warnings: config.warnings,
-            pages: by_route.into_values().collect(),
+            pages,
         }),
         _ => Err(Failure {
             diagnostics,
@@ -218,9 +262,7 @@ struct Config {
 fn load_config(root: &Path) -> Result<Config, Vec<Diagnostic>> {
     let path = root.join("content").join("site.yaml");
     let file = relative(&path, root);
-    let text: Arc<str> = std::fs::read_to_string(&path)
-        .map_err(|e| vec![Diagnostic::io(&path, root, &e)])?
-        .into();
+    let text: Arc<str> = read_text(&path, root).map_err(|d| vec![d])?.into();
     let node = yaml::parse(&text).map_err(|e| vec![e.diagnostic(&file, &text)])?;
     let warnings = yaml::cut_by_comments(&text, &node)
         .iter()
@@ -237,6 +279,33 @@ fn load_config(root: &Path) -> Result<Config, Vec<Diagnostic>> {
         config,
         references,
         warnings,
+    })
+}
+
+/// A content file as text. A byte that is not UTF-8 is an error at its line and
+/// column (in characters), shown with the line as it reads.
+pub fn read_text(path: &Path, root: &Path) -> Result<String, Diagnostic> {
+    let bytes = std::fs::read(path).map_err(|e| Diagnostic::io(path, root, &e))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let before = String::from_utf8_lossy(&bytes[..at]);
+        let line = before.matches('\n').count() + 1;
+        let column = before[before.rfind('\n').map_or(0, |i| i + 1)..]
+            .chars()
+            .count()
+            + 1;
+        // The text as an editor shows it: the bad byte as U+FFFD, at the same offset.
+        let shown: Arc<str> = String::from_utf8_lossy(bytes).into();
+        Diagnostic::new(
+            relative(path, root),
+            format!(
+                "byte 0x{:02X} is not UTF-8; save the file as UTF-8",
+                bytes[at]
+            ),
+        )
+        .at(line, column)
+        .with_snippet(shown, at, char::REPLACEMENT_CHARACTER.len_utf8())
     })
 }
 
@@ -266,7 +335,7 @@ fn load_page(
     root: &Path,
     pages_dir: &Path,
     path: &Path,
-    collections: &[String],
+    reading: &Reading,
 ) -> Result<Page, Unloaded> {
     let file = relative(path, root);
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
@@ -278,20 +347,18 @@ fn load_page(
         .into());
     }
     let route = route_for(pages_dir, path).map_err(|m| vec![Diagnostic::new(file.clone(), m)])?;
-    let text: Arc<str> = std::fs::read_to_string(path)
-        .map_err(|e| vec![Diagnostic::io(path, root, &e)])?
-        .into();
+    let text: Arc<str> = read_text(path, root).map_err(|d| vec![d])?.into();
     let result = if ext == "md" {
         // A Markdown page directly in a collection's folder is one of its articles.
         let folder = path
             .parent()
             .and_then(|p| p.strip_prefix(pages_dir).ok())
             .map(|p| p.to_string_lossy().replace('\\', "/"));
-        let collection = collections
+        let collection = reading
+            .collections
             .iter()
-            .find(|c| folder.as_deref() == Some(c.as_str()))
-            .map(String::as_str);
-        page::from_markdown(route, file.clone(), &text, collection)
+            .find(|c| folder.as_deref() == Some(c.name.as_str()));
+        page::from_markdown(route, file.clone(), &text, collection, reading)
     } else {
         page::from_yaml(route, file.clone(), &text)
     };

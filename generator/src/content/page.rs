@@ -7,11 +7,15 @@ use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
 use super::blocks::Block;
-use super::values::{Date, ImageSrc, Layout, Reference};
+use super::entries::{Event, EventMatter, Job, JobMatter};
+use super::publishing::{CollectionKind, ListingPlace, Unpublished};
+use super::values::{Date, ImageSrc, Layout, Reference, SitePath};
+use super::Reading;
 use crate::content::markdown;
 use crate::content::yaml::{self, Node};
+use crate::lines::LineStarts;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct Page {
     /// The address, `/` or `/services/cloud/` (always with the trailing slash).
     pub route: String,
@@ -28,12 +32,37 @@ pub struct Page {
     pub content: String,
     /// What an article adds to a page; only members of a collection have it.
     pub article: Option<Article>,
+    /// What an event adds: its times, place and registration link.
+    pub event: Option<Event>,
+    /// What a job posting adds: its location, team, type and dates.
+    pub job: Option<Job>,
+    /// `draft: true`: built by `site serve` and `--drafts` only.
+    pub draft: bool,
+    /// Old addresses of the page, each answered with a redirect to it.
+    pub aliases: Vec<String>,
+    /// Why the page is not published (a draft, scheduled, closed), decided by the
+    /// build's day; `site build` leaves such pages out.
+    pub unpublished: Option<Unpublished>,
+    /// For a page of a collection's listing (`/insights/page/2/`, a category's
+    /// page): which entries it shows.
+    pub listing: Option<ListingPlace>,
     /// Icons, pictures, layouts and pages the content names, with where.
     #[serde(skip)]
     pub references: Vec<Reference>,
     /// Problems that do not stop the build (text cut by a `#`).
     #[serde(skip)]
     pub warnings: Vec<yaml::Error>,
+}
+
+impl Page {
+    /// The collection the page is an entry of, if any.
+    pub fn collection(&self) -> Option<&str> {
+        self.article
+            .as_ref()
+            .map(|a| a.collection.as_str())
+            .or(self.event.as_ref().map(|e| e.collection.as_str()))
+            .or(self.job.as_ref().map(|j| j.collection.as_str()))
+    }
 }
 
 /// An article of a collection: its byline, picture and reading time.
@@ -63,6 +92,13 @@ pub struct PageHead {
     /// The layout the blocks are placed in: a file in templates/layouts/. Default: `page`.
     #[serde(default)]
     pub layout: Option<Layout>,
+    /// Not published yet: `site serve` shows it with a Draft badge; `site build`
+    /// leaves it out (`--drafts` builds it).
+    #[serde(default)]
+    pub draft: bool,
+    /// Old addresses of this page, each redirected here, e.g. `[/about-us/]`.
+    #[serde(default)]
+    pub aliases: Vec<SitePath>,
     /// The sections of the page, top to bottom. Each starts with `- type:` and the
     /// block type's name.
     #[schemars(with = "Vec<Block>")]
@@ -83,12 +119,19 @@ pub struct FrontMatter {
     #[serde(default)]
     pub layout: Option<Layout>,
     /// When the page was written or last changed, YYYY-MM-DD; shown on the page and
-    /// in the sitemap.
+    /// in the sitemap. A day after the build's holds the page back until then.
     #[serde(default)]
     pub date: Option<Date>,
     /// Words the page is about, for search.
     #[serde(default)]
     pub tags: Vec<String>,
+    /// Not published yet: `site serve` shows it with a Draft badge; `site build`
+    /// leaves it out (`--drafts` builds it).
+    #[serde(default)]
+    pub draft: bool,
+    /// Old addresses of this page, each redirected here, e.g. `[/old/address/]`.
+    #[serde(default)]
+    pub aliases: Vec<SitePath>,
 }
 
 /// The front matter of an article: a Markdown page in a collection's folder,
@@ -101,7 +144,8 @@ pub struct ArticleMatter {
     pub title: String,
     /// One or two sentences: the card's text, search results and the feed.
     pub description: String,
-    /// The day it was published, YYYY-MM-DD. Articles are listed newest first.
+    /// The day it is published, YYYY-MM-DD. Articles are listed newest first; a day
+    /// after the build's holds the article back until then.
     pub date: Date,
     /// Who wrote it, e.g. "Priya Menon, Chief Technology Officer".
     pub author: String,
@@ -120,6 +164,13 @@ pub struct ArticleMatter {
     /// Words the page is about, for search.
     #[serde(default)]
     pub tags: Vec<String>,
+    /// Not published yet: `site serve` shows it with a Draft badge; `site build`
+    /// leaves it out (`--drafts` builds it).
+    #[serde(default)]
+    pub draft: bool,
+    /// Old addresses of this article, each redirected here.
+    #[serde(default)]
+    pub aliases: Vec<SitePath>,
 }
 
 /// Reads a YAML page. Every bad block and every mistake in it is reported.
@@ -162,13 +213,12 @@ pub fn from_yaml(route: String, source: String, text: &str) -> Result<Page, yaml
             layout: head
                 .layout
                 .map_or_else(|| "page".to_string(), |l| l.to_string()),
-            date: None,
-            tags: Vec::new(),
             blocks,
-            content: String::new(),
-            article: None,
+            draft: head.draft,
+            aliases: paths(head.aliases),
             references,
             warnings,
+            ..Page::default()
         }),
         _ => Err(yaml::Failed { errors, references }),
     }
@@ -219,7 +269,8 @@ pub fn from_markdown(
     route: String,
     source: String,
     text: &str,
-    collection: Option<&str>,
+    collection: Option<&super::publishing::Collection>,
+    reading: &Reading,
 ) -> Result<Page, yaml::Failed> {
     let Some((front, front_offset, body, body_offset)) = split_front_matter(text) else {
         return Err(only(yaml::Error::at(
@@ -252,8 +303,8 @@ pub fn from_markdown(
         .into_iter()
         .map(shift)
         .collect();
-    let body_line = text[..body_offset].matches('\n').count() + 1;
-    let mut references = body_references(body, body_offset, body_line, text).map_err(only)?;
+    let (content, links) = markdown::render_with_links(body, reading.highlight_code);
+    let mut references = body_references(links, body_offset, text).map_err(only)?;
     let moved = |found: Vec<Reference>| {
         found
             .into_iter()
@@ -267,75 +318,121 @@ pub fn from_markdown(
         errors: failed.errors.into_iter().map(shift).collect(),
         references: moved(failed.references),
     };
-    let content = markdown::render(body);
-    let (title, description, layout, date, tags, article) = match collection {
-        Some(collection) => {
+    // A rule across fields, broken: reported at the field it names.
+    let at_field = |(field, message): (&str, String)| {
+        let span = node.get(field).map_or(node.span, |n| n.span);
+        all(yaml::Failed {
+            errors: vec![yaml::Error::at(span, field, message)],
+            references: Vec::new(),
+        })
+    };
+    let mut page = Page {
+        route,
+        source,
+        content,
+        ..Page::default()
+    };
+    match collection {
+        Some(c) if c.kind == CollectionKind::Events => {
+            let (fm, found) = yaml::read::<EventMatter>(&node, "").map_err(all)?;
+            references.extend(moved(found));
+            page.event = Some(fm.event(&c.name, &reading.timezone).map_err(at_field)?);
+            page.layout = layout_or(fm.layout, "event");
+            (page.title, page.description, page.tags) = (fm.title, fm.description, fm.tags);
+            (page.draft, page.aliases) = (fm.draft, paths(fm.aliases));
+        }
+        Some(c) if c.kind == CollectionKind::Jobs => {
+            let (fm, found) = yaml::read::<JobMatter>(&node, "").map_err(all)?;
+            references.extend(moved(found));
+            let job = fm.job(&c.name).map_err(at_field)?;
+            if !job.remote && !reading.offices.contains(&job.location) {
+                return Err(at_field((
+                    "location",
+                    unknown_office(&job.location, &reading.offices),
+                )));
+            }
+            page.date = Some(fm.date_posted.clone());
+            page.job = Some(job);
+            page.layout = layout_or(fm.layout, "job");
+            (page.title, page.description) = (fm.title, fm.description);
+            (page.draft, page.aliases) = (fm.draft, paths(fm.aliases));
+        }
+        Some(c) => {
             let (fm, found) = yaml::read::<ArticleMatter>(&node, "").map_err(all)?;
             references.extend(moved(found));
-            let article = Article {
-                collection: collection.to_string(),
+            page.article = Some(Article {
+                collection: c.name.clone(),
                 author: fm.author,
                 category: fm.category,
                 image: fm.image,
                 alt: fm.alt,
                 featured: fm.featured,
                 reading_minutes: reading_minutes(body),
-            };
-            let layout = fm
-                .layout
-                .map_or_else(|| "article".into(), |l| l.to_string());
-            (
-                fm.title,
-                fm.description,
-                layout,
-                Some(fm.date),
-                fm.tags,
-                Some(article),
-            )
+            });
+            page.layout = layout_or(fm.layout, "article");
+            page.date = Some(fm.date);
+            (page.title, page.description, page.tags) = (fm.title, fm.description, fm.tags);
+            (page.draft, page.aliases) = (fm.draft, paths(fm.aliases));
         }
         None => {
             let (fm, found) = yaml::read::<FrontMatter>(&node, "").map_err(all)?;
             references.extend(moved(found));
-            let layout = fm
-                .layout
-                .map_or_else(|| "markdown".into(), |l| l.to_string());
-            (fm.title, fm.description, layout, fm.date, fm.tags, None)
+            page.layout = layout_or(fm.layout, "markdown");
+            page.date = fm.date;
+            (page.title, page.description, page.tags) = (fm.title, fm.description, fm.tags);
+            (page.draft, page.aliases) = (fm.draft, paths(fm.aliases));
         }
-    };
-    Ok(Page {
-        route,
-        source,
-        title,
-        description,
-        layout,
-        date,
-        tags,
-        blocks: Vec::new(),
-        content,
-        article,
-        references,
-        warnings,
-    })
+    }
+    page.references = references;
+    page.warnings = warnings;
+    Ok(page)
 }
 
-/// The links and pictures of a Markdown body, each at its own line; a link the
-/// link rule refuses is an error there.
+fn layout_or(layout: Option<Layout>, default: &str) -> String {
+    layout.map_or_else(|| default.to_string(), |l| l.to_string())
+}
+
+fn paths(aliases: Vec<SitePath>) -> Vec<String> {
+    aliases
+        .into_iter()
+        .map(|a| a.as_str().to_string())
+        .collect()
+}
+
+/// A job's location that is no office of `site.yaml`.
+fn unknown_office(location: &str, offices: &[String]) -> String {
+    if offices.is_empty() {
+        return format!(
+            "`{location}` is not an office: site.yaml lists no `offices`; add it there with its address, or write `Remote`"
+        );
+    }
+    let hint = crate::suggest::did_you_mean(location, offices.iter().map(String::as_str));
+    format!(
+        "`{location}` is not one of the offices of site.yaml ({}), nor `Remote`{hint}",
+        offices.join(", ")
+    )
+}
+
+/// The links and pictures of a Markdown body (`links`, offsets within the body),
+/// each at its own line of `text`, the whole file; a link the link rule refuses
+/// is an error there.
 fn body_references(
-    body: &str,
+    links: Vec<markdown::Link>,
     body_offset: usize,
-    body_line: usize,
     text: &str,
 ) -> Result<Vec<Reference>, yaml::Error> {
+    let lines = LineStarts::new(text);
     let span = |offset: usize| {
         let at = body_offset + offset;
+        let (line, column) = lines.locate(at);
         yaml::Span {
             offset: at,
             len: 1,
-            line: body_line + body[..offset].matches('\n').count(),
-            column: at - text[..at].rfind('\n').map_or(0, |i| i + 1) + 1,
+            line,
+            column,
         }
     };
-    let found = super::values::markdown_links(body)
+    let found = super::values::checked_links(links)
         .map_err(|mistake| yaml::Error::at(span(mistake.offset), "", mistake.message))?;
     Ok(found
         .into_iter()
@@ -404,6 +501,7 @@ mod tests {
             "a.md".into(),
             "---\ntitle: A\ndescription: B\ndate: soon\n---\nx\n",
             None,
+            &Reading::default(),
         )
         .unwrap_err()
         .errors;

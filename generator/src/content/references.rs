@@ -20,6 +20,10 @@ pub struct Places {
     pub public: PathBuf,
     /// `templates/layouts/`.
     pub layouts: PathBuf,
+    /// Files under `public/` that cannot be read (a link out of the site, a link
+    /// to nothing), by address (`/images/a.png`), with why: a picture that uses
+    /// one is an error at its own line, naming both.
+    pub unusable: Vec<(String, String)>,
 }
 
 impl Places {
@@ -31,6 +35,7 @@ impl Places {
             icons,
             public: root.join("public"),
             layouts: root.join("templates").join("layouts"),
+            unusable: Vec::new(),
         }
     }
 }
@@ -58,7 +63,8 @@ pub fn check(root: &Path, content: &Content, places: &Places) -> Findings {
             checker.findings.warnings.push(d.as_warning());
         }
     }
-    for name in &content.config.collections {
+    checker.unused_unusable();
+    for name in content.config.collections.iter().map(|c| &c.name) {
         let folder = root.join("content").join("pages").join(name);
         if !folder.is_dir() {
             checker.findings.errors.push(Diagnostic::new(
@@ -77,6 +83,7 @@ pub fn check_unloaded(root: &Path, unloaded: &[Arc<Unloaded>], places: &Places) 
     for file in unloaded {
         checker.file(&file.file, &file.references);
     }
+    checker.unused_unusable();
     checker.findings.errors
 }
 
@@ -99,6 +106,17 @@ impl<'a> Checker<'a> {
             names: Names::default(),
             sources: Sources::new(root),
             findings: Findings::default(),
+        }
+    }
+
+    /// The unusable files of `public/` that no picture used: errors of their own.
+    fn unused_unusable(&mut self) {
+        for (url, why) in &self.places.unusable {
+            if !self.names.used_unusable.contains(url) {
+                self.findings
+                    .errors
+                    .push(Diagnostic::new(format!("public{url}"), why.clone()));
+            }
         }
     }
 
@@ -146,10 +164,24 @@ fn problem(
         }
         Target::Image(src) => {
             let path = src.split(['?', '#']).next().unwrap_or(src);
-            if places.public.join(path.trim_start_matches('/')).is_file() {
-                return None;
+            let unusable = places.unusable.iter().find(|(url, _)| {
+                path == url
+                    || path
+                        .strip_prefix(url.as_str())
+                        .is_some_and(|r| r.starts_with('/'))
+            });
+            if let Some((url, why)) = unusable {
+                names.used_unusable.insert(url.clone());
+                return Some((
+                    format!("the picture `{path}` cannot be used: public{url} is {why}"),
+                    false,
+                ));
             }
-            let hint = suggest::did_you_mean(path, names.files(places).iter().map(String::as_str));
+            let file = places.public.join(path.trim_start_matches('/'));
+            if file.is_file() {
+                return names.not_a_picture(path, &file).map(|m| (m, false));
+            }
+            let hint = names.files(places).did_you_mean(path);
             Some((
                 format!("there is no picture `{path}`: no such file under public/{hint}"),
                 false,
@@ -166,6 +198,8 @@ fn problem(
                 false,
             ))
         }
+        // Where an old address leads is checked with every redirect together.
+        Target::Moved(_) => None,
         Target::Link(href) => {
             let routes = routes?;
             let path = href.split(['?', '#']).next().unwrap_or(href);
@@ -173,7 +207,7 @@ fn problem(
             if !path.ends_with('/') || routes.contains(path) {
                 return None;
             }
-            let hint = suggest::did_you_mean(path, routes.iter().copied());
+            let hint = names.route_hint(path, routes);
             Some((
                 format!("the link to `{path}` leads to no page of this site{hint}"),
                 true,
@@ -182,15 +216,96 @@ fn problem(
     }
 }
 
+/// At most this many different links to no page get a suggestion: each measures
+/// every address of the site, and a site whose links all lead nowhere would
+/// otherwise cost the square of its size.
+const SUGGESTED_LINKS: usize = 200;
+
 /// The names something may have, listed once and only when a suggestion is needed.
 #[derive(Default)]
 struct Names {
     icons: Option<Vec<String>>,
-    files: Option<Vec<String>>,
+    files: Option<suggest::Index>,
     layouts: Option<Vec<String>>,
+    /// Every page's address, indexed, and the hint given for each link to no page.
+    routes: Option<RouteHints>,
+    /// The unusable files of `public/` that a picture uses.
+    used_unusable: HashSet<String>,
+    /// Pictures already read, and what is wrong with each.
+    pictures: std::collections::HashMap<PathBuf, Option<String>>,
+}
+
+struct RouteHints {
+    index: suggest::Index,
+    hints: std::collections::HashMap<String, String>,
 }
 
 impl Names {
+    /// What is wrong with `file` as the picture `path`: a photo (JPEG, PNG, WebP,
+    /// GIF, AVIF by its name) whose first bytes are no such picture. Each file is
+    /// read once, however many pages show it.
+    fn not_a_picture(&mut self, path: &str, file: &Path) -> Option<String> {
+        let ext = path.rsplit_once('.')?.1.to_ascii_lowercase();
+        if !matches!(
+            ext.as_str(),
+            "jpg" | "jpeg" | "png" | "webp" | "gif" | "avif"
+        ) {
+            return None;
+        }
+        let wanted = ext.to_ascii_uppercase().replace("JPG", "JPEG");
+        self.pictures
+            .entry(file.to_path_buf())
+            .or_insert_with(|| {
+                let header = std::fs::File::open(file).and_then(|f| {
+                    let mut bytes = Vec::with_capacity(64);
+                    std::io::Read::read_to_end(&mut std::io::Read::take(f, 64), &mut bytes)?;
+                    Ok(bytes)
+                });
+                let found = header.ok().and_then(|h| imagesize::image_type(&h).ok());
+                let is = |t: &imagesize::ImageType| format!("{t:?}").to_ascii_uppercase();
+                match found {
+                    Some(t) if is(&t) == wanted || (wanted == "AVIF" && is(&t) == "HEIF") => {
+                        imagesize::size(file).err().map(|_| {
+                            format!("`{path}` is not a picture: public{path} is cut short; save or export it again")
+                        })
+                    }
+                    Some(t) => Some(format!(
+                        "`{path}` is not a {wanted} file: public{path} is a {} picture with the \
+                         wrong name; rename it `.{}` or export it again as {wanted}",
+                        is(&t),
+                        is(&t).to_ascii_lowercase().replace("jpeg", "jpg")
+                    )),
+                    None => Some(format!(
+                        "`{path}` is not a picture: public{path} is not a {wanted} file (its first \
+                         bytes are not an image's); save or export it again as one"
+                    )),
+                }
+            })
+            .clone()
+    }
+
+    /// `; did you mean …?` for a link to no page, or nothing.
+    fn route_hint(&mut self, path: &str, routes: &HashSet<&str>) -> String {
+        let hints = self.routes.get_or_insert_with(|| {
+            // Sorted, so a tie always gives the same suggestion.
+            let mut names: Vec<&str> = routes.iter().copied().collect();
+            names.sort_unstable();
+            RouteHints {
+                index: suggest::Index::new(names),
+                hints: Default::default(),
+            }
+        });
+        if let Some(hint) = hints.hints.get(path) {
+            return hint.clone();
+        }
+        if hints.hints.len() >= SUGGESTED_LINKS {
+            return String::new();
+        }
+        let hint = hints.index.did_you_mean(path);
+        hints.hints.insert(path.to_string(), hint.clone());
+        hint
+    }
+
     fn icons(&mut self, places: &Places) -> &[String] {
         self.icons
             .get_or_insert_with(|| stems(&places.icons, "svg"))
@@ -201,9 +316,9 @@ impl Names {
             .get_or_insert_with(|| stems(std::slice::from_ref(&places.layouts), "html"))
     }
 
-    fn files(&mut self, places: &Places) -> &[String] {
+    fn files(&mut self, places: &Places) -> &suggest::Index {
         self.files.get_or_insert_with(|| {
-            walkdir::WalkDir::new(&places.public)
+            let files: Vec<String> = walkdir::WalkDir::new(&places.public)
                 .follow_links(true)
                 .into_iter()
                 .filter_map(Result::ok)
@@ -212,7 +327,8 @@ impl Names {
                     let rel = e.path().strip_prefix(&places.public).ok()?;
                     Some(format!("/{}", rel.to_string_lossy().replace('\\', "/")))
                 })
-                .collect()
+                .collect();
+            suggest::Index::new(files.iter().map(String::as_str))
         })
     }
 }

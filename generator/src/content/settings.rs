@@ -29,6 +29,26 @@ pub struct Settings {
     pub production: bool,
 }
 
+/// Where a setting's value came from, so a refused value is reported where the
+/// user set it: its line of `site.yaml`, the environment variable, or the flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    SiteYaml,
+    Environment(&'static str),
+    Flag(&'static str),
+}
+
+impl Source {
+    /// `site.yaml`'s value of `field`, unless `var` (or else `flag`) sets it.
+    fn of(var: &'static str, flag: Option<(&'static str, bool)>) -> Source {
+        match flag {
+            Some((name, true)) => Source::Flag(name),
+            _ if env(var).is_some() => Source::Environment(var),
+            _ => Source::SiteYaml,
+        }
+    }
+}
+
 /// `SITE_PRODUCTION` makes every build a production build (CI sets it).
 pub const PRODUCTION_VAR: &str = "SITE_PRODUCTION";
 pub const BASE_URL_VAR: &str = "SITE_BASE_URL";
@@ -75,12 +95,28 @@ pub fn resolve(
         production,
     };
     let mut warnings = Vec::new();
-    // Each problem at its field's line of site.yaml.
+    let source = |field: &str| match field {
+        "base_url" => Source::of(
+            BASE_URL_VAR,
+            Some(("--base-url", overrides.base_url.is_some())),
+        ),
+        "storage.url" => Source::of(STORAGE_URL_VAR, None),
+        "storage.anon_key" => Source::of(STORAGE_KEY_VAR, None),
+        _ => Source::SiteYaml,
+    };
+    // Each problem where its value was set: a line of site.yaml, or the variable
+    // or flag that overrode it (an empty value is reported at site.yaml's field).
     let refuse = |problems: Vec<(&str, String)>| -> Vec<Diagnostic> {
         let site_yaml = SiteYaml::read(root);
         problems
             .into_iter()
-            .map(|(field, message)| site_yaml.diagnostic(field, message))
+            .map(|(field, message)| match source(field) {
+                Source::SiteYaml => site_yaml.diagnostic(field, format!("{field}: {message}")),
+                Source::Environment(var) => {
+                    Diagnostic::new(format!("the environment variable {var}"), message)
+                }
+                Source::Flag(flag) => Diagnostic::new(flag, message),
+            })
             .collect()
     };
     let timeouts = config.timeouts.problems();
@@ -110,7 +146,7 @@ fn production_problems(settings: &Settings) -> Vec<(&'static str, String)> {
         problems.push((
             "base_url",
             format!(
-                "a production build needs the public address of the site (https://www.example.com) \
+                "a production build needs the public address of the site (https://www.meridiandigital.com) \
                  for canonical URLs, the sitemap and social cards; set base_url in \
                  content/site.yaml, {BASE_URL_VAR} or --base-url"
             ),
@@ -250,7 +286,7 @@ impl SiteYaml {
     }
 
     fn diagnostic(&self, field: &str, message: String) -> Diagnostic {
-        let d = Diagnostic::new("content/site.yaml", format!("{field}: {message}"));
+        let d = Diagnostic::new("content/site.yaml", message);
         let mut node = self.node.as_ref();
         for key in field.split('.') {
             node = node.and_then(|n| n.get(key));
@@ -338,6 +374,20 @@ mod tests {
     }
 
     #[test]
+    fn the_deploy_guide_suggests_a_base_url_a_production_build_accepts() {
+        let guide = include_str!("../../../docs/deploy.md");
+        let row = guide
+            .lines()
+            .find(|l| l.contains("`SITE_BASE_URL`") && l.starts_with('|'))
+            .expect("docs/deploy.md has a row for SITE_BASE_URL");
+        let example = row
+            .split('`')
+            .find(|s| s.starts_with("https://"))
+            .expect("the row gives an example address");
+        assert_eq!(public_https_url(example), Ok(()), "{row}");
+    }
+
+    #[test]
     fn a_secret_key_is_refused() {
         let problems = production_problems(&settings(
             "https://www.meridian.com",
@@ -367,9 +417,9 @@ mod tests {
             text: Some("name: X\nstorage:\n  url: \"\"\n".into()),
             node: yaml::parse("name: X\nstorage:\n  url: \"\"\n").ok(),
         };
-        let d = site.diagnostic("storage.url", "needed".into());
+        let d = site.diagnostic("storage.url", "storage.url: needed".into());
         assert_eq!((d.line, d.column), (Some(3), Some(8)));
-        let d = site.diagnostic("base_url", "needed".into());
+        let d = site.diagnostic("base_url", "base_url: needed".into());
         assert_eq!(d.line, None);
         assert_eq!(d.to_string(), "content/site.yaml: base_url: needed");
     }

@@ -3,6 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::publishing::{Collection, Office, Redirect, TimeZone};
 use super::values::{Href, Icon};
 
 /// `content/site.yaml`: the company, its navigation, footer and contact details,
@@ -39,10 +40,28 @@ pub struct SiteConfig {
     pub contact: Contact,
     /// Links to the company's social media profiles.
     pub social: Vec<SocialLink>,
-    /// Folders of content/pages/ whose Markdown pages are articles: dated, listed
-    /// newest first, linked to each other, with an Atom feed (`/insights/feed.xml`).
+    /// Folders of content/pages/ whose Markdown pages are the entries of a
+    /// collection: `insights` (articles: dated, listed newest first, with a page
+    /// per category and an Atom feed), or `{ name: events, kind: events }`
+    /// (`articles`, `events` or `jobs`), with `per_page` for its listing's pages.
     #[serde(default)]
-    pub collections: Vec<String>,
+    pub collections: Vec<Collection>,
+    /// The time zone the build's day is counted in, an IANA name such as
+    /// `Asia/Kolkata`: a page dated after today is held back until that day, a job
+    /// whose `valid_through` has passed is taken off. Default: `UTC`.
+    #[serde(default)]
+    pub timezone: TimeZone,
+    /// Old addresses that answer with a redirect, besides each page's `aliases`:
+    /// `{ from: /old/, to: /new/ }`; `to` may be another site.
+    #[serde(default)]
+    pub redirects: Vec<Redirect>,
+    /// The offices job postings are at, with their postal addresses.
+    #[serde(default)]
+    pub offices: Vec<Office>,
+    /// Colour the code of fenced blocks in Markdown (```` ```rust ````) at build
+    /// time, with the site's palette. Default: on.
+    #[serde(default = "yes")]
+    pub highlight_code: bool,
     /// Where the contact form's attachments go.
     #[serde(default)]
     pub storage: Storage,
@@ -187,6 +206,17 @@ impl Budgets {
             html_kb: own.html_kb.or(self.default.html_kb),
             font_kb: own.font_kb.or(self.default.font_kb),
         }
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl SiteConfig {
+    /// The collection whose folder is `name`.
+    pub fn collection(&self, name: &str) -> Option<&Collection> {
+        self.collections.iter().find(|c| c.name == name)
     }
 }
 

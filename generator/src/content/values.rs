@@ -15,6 +15,8 @@ use crate::content::{canonical_href, markdown};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     Date,
+    DateTime,
+    Path,
     Href,
     Icon,
     Image,
@@ -26,6 +28,8 @@ impl Kind {
     pub fn from_serde_name(name: &str) -> Option<Kind> {
         Some(match name {
             "site.date" => Kind::Date,
+            "site.datetime" => Kind::DateTime,
+            "site.path" => Kind::Path,
             "site.href" => Kind::Href,
             "site.icon" => Kind::Icon,
             "site.image" => Kind::Image,
@@ -45,6 +49,8 @@ pub enum Target {
     /// A page of this site, written `/about/` (maybe with `#fragment`).
     Link(String),
     Layout(String),
+    /// An old address that redirects (a page's alias, a redirect's `from`).
+    Moved(String),
 }
 
 /// A target found in a value; `offset` is where in the value's text it is written.
@@ -77,6 +83,8 @@ pub fn check(kind: Kind, text: &str) -> Result<Vec<Found>, String> {
     let found = |target| Found { target, offset: 0 };
     match kind {
         Kind::Date => check_date(text).map(|_| Vec::new()),
+        Kind::DateTime => check_datetime(text).map(|_| Vec::new()),
+        Kind::Path => check_path(text.trim()).map(|p| vec![found(Target::Moved(p))]),
         Kind::Href => check_href(text.trim()).map(|t| t.map(found).into_iter().collect()),
         Kind::Icon => check_name(text, "an icon").map(|()| vec![found(Target::Icon(text.into()))]),
         Kind::Layout => {
@@ -85,6 +93,37 @@ pub fn check(kind: Kind, text: &str) -> Result<Vec<Found>, String> {
         Kind::Image => check_image(text).map(|t| t.map(found).into_iter().collect()),
         Kind::Markdown => markdown_links(text).map_err(|mistake| mistake.message),
     }
+}
+
+/// A date and time of day, `YYYY-MM-DD HH:MM` (24-hour clock).
+pub fn check_datetime(text: &str) -> Result<chrono::NaiveDateTime, String> {
+    let text = text.trim();
+    let (day, time) = text.split_once([' ', 'T']).ok_or_else(|| {
+        format!(
+            "`{text}` is not a date and time: write it YYYY-MM-DD HH:MM, such as 2026-12-03 09:30"
+        )
+    })?;
+    let date = check_date(day)?;
+    let time = chrono::NaiveTime::parse_from_str(time.trim(), "%H:%M").map_err(|_| {
+        format!("`{time}` is not a time of day: write it HH:MM on a 24-hour clock, such as 09:30 or 17:00")
+    })?;
+    Ok(date.and_time(time))
+}
+
+/// An address on this site that a redirect answers: `/old/place/`, kept in the
+/// form hosts serve (a folder's address ends in `/`).
+pub fn check_path(text: &str) -> Result<String, String> {
+    if !text.starts_with('/') || text.starts_with("//") {
+        return Err(format!(
+            "`{text}` is not an address on this site: write it from the site's root, such as /old/place/"
+        ));
+    }
+    if text.contains(['?', '#', ' ']) || text.split('/').any(|s| s == ".." || s == ".") {
+        return Err(format!(
+            "`{text}` cannot be redirected: an old address is a plain path, without ?, #, spaces, . or .."
+        ));
+    }
+    Ok(canonical_href(text))
 }
 
 /// A mistake inside a longer text, with where in it.
@@ -197,8 +236,14 @@ fn check_image(text: &str) -> Result<Option<Target>, String> {
 /// The links and pictures of Markdown `text`, each at its offset; the first link
 /// the link rule refuses is a mistake there.
 pub fn markdown_links(text: &str) -> Result<Vec<Found>, Mistake> {
+    checked_links(markdown::links(text))
+}
+
+/// The links and pictures of a Markdown text that name something of the site, or
+/// the first that breaks the link rule.
+pub fn checked_links(links: Vec<markdown::Link>) -> Result<Vec<Found>, Mistake> {
     let mut found = Vec::new();
-    for link in markdown::links(text) {
+    for link in links {
         if link.image {
             if let Ok(Some(target)) = check_image(&link.url) {
                 found.push(Found {
@@ -292,7 +337,41 @@ impl Date {
     pub fn naive(&self) -> Option<chrono::NaiveDate> {
         check_date(&self.0).ok()
     }
+
+    /// A date from the calendar, in this form.
+    pub fn of(date: chrono::NaiveDate) -> Date {
+        Date(date.format("%Y-%m-%d").to_string())
+    }
 }
+
+checked_text!(
+    /// A date and time of day, `YYYY-MM-DD HH:MM`.
+    DateTime,
+    "site.datetime",
+    json_schema!({
+        "type": "string",
+        "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]{2}:[0-9]{2}$",
+        "description": "A date and a time of day on a 24-hour clock, written YYYY-MM-DD HH:MM, for example 2026-12-03 09:30."
+    })
+);
+
+impl DateTime {
+    pub fn naive(&self) -> Option<chrono::NaiveDateTime> {
+        check_datetime(&self.0).ok()
+    }
+}
+
+checked_text!(
+    /// An address on this site that redirects, e.g. `/old/place/`.
+    SitePath,
+    "site.path",
+    json_schema!({
+        "type": "string",
+        "pattern": "^/",
+        "description": "An address on this site, from its root, such as /services/ai/ (the old address of a page that moved)."
+    }),
+    |text: String| check_path(text.trim()).unwrap_or(text)
+);
 
 checked_text!(
     /// A link: a path on this site, a `#fragment`, or an https, http, mailto or tel URL.

@@ -8,6 +8,9 @@ use atom_syndication::{Category, Content, Entry, Feed, FixedDateTime, Link, Pers
 use crate::content::{Page, SiteConfig};
 use crate::render::canonical_url;
 
+/// How many articles a feed holds: the newest.
+pub const FEED_ENTRIES: usize = 50;
+
 /// The feed's file name and text, for one collection.
 pub fn feed(
     config: &SiteConfig,
@@ -26,6 +29,8 @@ pub fn feed(
         })
         .collect();
     articles.sort_by(|a, b| b.date.cmp(&a.date).then_with(|| a.route.cmp(&b.route)));
+    // Readers poll a feed for what is new: the newest articles, not the archive.
+    articles.truncate(FEED_ENTRIES);
     let day = |page: &Page| -> FixedDateTime {
         page.date
             .as_ref()

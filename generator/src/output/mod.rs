@@ -1,8 +1,9 @@
-//! The write stage. Everything that goes into the output is collected first (a
-//! path written twice is an error), then either written into a folder beside the
-//! output and swapped in whole (`site build`: a failed build never leaves a
-//! half-written site), or, in `site serve`, only the files that changed are
-//! replaced in place.
+//! The write stage. `site build` writes into a [`Staging`] folder beside the
+//! output, pages as soon as each is rendered (in the render stage's parallel
+//! pass), then everything else, and swaps it in whole: a failed build never
+//! leaves a half-written site. Every file is recorded in [`Files`] (a path written
+//! twice is an error). In `site serve`, only the files that changed are replaced
+//! in place.
 
 pub mod compress;
 pub mod feed;
@@ -46,6 +47,8 @@ pub enum Source {
     /// Files an editor may change in place (`public/`) are copied instead, so the
     /// previous output can never change through a link.
     Immutable(PathBuf),
+    /// A page already written into the staging folder as it was rendered: its size.
+    Written(u64),
 }
 
 impl Source {
@@ -63,23 +66,104 @@ impl Source {
                 *h.finalize().as_bytes()
             }
             Source::Immutable(path) => *blake3::hash(path.to_string_lossy().as_bytes()).as_bytes(),
+            // Only `site build` writes pages as they render; it compares nothing.
+            Source::Written(size) => *blake3::hash(&size.to_le_bytes()).as_bytes(),
         }
     }
 
     /// Writes the file at `path`; the number of bytes.
     fn write_to(&self, path: &Path) -> Result<u64, Error> {
         match self {
-            Source::Bytes(bytes) => std::fs::write(path, bytes)
-                .map(|_| bytes.len() as u64)
-                .map_err(io(path)),
-            Source::Html(html, _) => std::fs::write(path, html.as_bytes())
-                .map(|_| html.len() as u64)
-                .map_err(io(path)),
-            Source::Copy(from) => std::fs::copy(from, path).map_err(io(from)),
-            Source::Immutable(from) => match std::fs::hard_link(from, path) {
+            Source::Bytes(bytes) => write_file(path, bytes),
+            Source::Html(html, _) => write_file(path, html.as_bytes()),
+            Source::Copy(from) => in_folder(path, || std::fs::copy(from, path)).map_err(io(from)),
+            Source::Immutable(from) => match in_folder(path, || std::fs::hard_link(from, path)) {
                 Ok(()) => std::fs::metadata(path).map(|m| m.len()).map_err(io(from)),
                 Err(_) => std::fs::copy(from, path).map_err(io(from)),
             },
+            Source::Written(size) => Ok(*size),
+        }
+    }
+}
+
+/// Does `make` (which creates `path`), making `path`'s folder first if it is
+/// missing: a folder costs one call, made by whichever of its files comes first.
+fn in_folder<T>(path: &Path, make: impl Fn() -> std::io::Result<T>) -> std::io::Result<T> {
+    match make() {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            make()
+        }
+        other => other,
+    }
+}
+
+/// Writes `bytes` at `path`, making its folder when it is missing.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<u64, Error> {
+    in_folder(path, || std::fs::write(path, bytes)).map_err(io(path))?;
+    Ok(bytes.len() as u64)
+}
+
+/// A new output being written beside the old one, swapped in by [`Staging::commit`]
+/// and removed if the build stops before.
+#[derive(Debug)]
+pub struct Staging {
+    dir: PathBuf,
+    out: PathBuf,
+    committed: bool,
+}
+
+impl Staging {
+    /// An empty folder beside `out`.
+    pub fn new(out: &Path) -> Result<Staging, Error> {
+        let parent = out
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        std::fs::create_dir_all(parent).map_err(io(parent))?;
+        let name = out
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_else(|| "dist".into());
+        let dir = parent.join(format!(".{name}.tmp-{}", std::process::id()));
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).map_err(io(&dir))?;
+        }
+        std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+        Ok(Staging {
+            dir,
+            out: out.to_path_buf(),
+            committed: false,
+        })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Writes `files` (those not written yet), completes the output with `finish`
+    /// (the search index) and puts it in the place of the old. The bytes of the
+    /// files written here.
+    pub fn commit(
+        mut self,
+        files: &Files,
+        finish: &dyn Fn(&Path) -> Result<(), Error>,
+    ) -> Result<u64, Error> {
+        let entries: Vec<(&String, &Source)> = files.iter().collect();
+        let bytes = write_entries(&self.dir, &entries)?;
+        finish(&self.dir)?;
+        swap::swap(&self.dir, &self.out)?;
+        self.committed = true;
+        Ok(bytes)
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = std::fs::remove_dir_all(&self.dir);
         }
     }
 }
@@ -156,42 +240,11 @@ pub fn write(
     files: &Files,
     finish: &dyn Fn(&Path) -> Result<(), Error>,
 ) -> Result<u64, Error> {
-    let parent = out
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(parent).map_err(io(parent))?;
-    let name = out
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_else(|| "dist".into());
-    let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
-    if tmp.exists() {
-        std::fs::remove_dir_all(&tmp).map_err(io(&tmp))?;
-    }
-    std::fs::create_dir_all(&tmp).map_err(io(&tmp))?;
-
-    let entries: Vec<(&String, &Source)> = files.iter().collect();
-    let result = write_entries(&tmp, &entries)
-        .and_then(|bytes| finish(&tmp).map(|()| bytes))
-        .and_then(|bytes| swap::swap(&tmp, out).map(|_| bytes));
-    if result.is_err() {
-        let _ = std::fs::remove_dir_all(&tmp);
-    }
-    result
+    Staging::new(out)?.commit(files, finish)
 }
 
-/// Writes files below `dir`, their folders first, then the files in parallel.
+/// Writes files below `dir` in parallel, each folder made by its first file.
 fn write_entries(dir: &Path, entries: &[(&String, &Source)]) -> Result<u64, Error> {
-    let mut dirs: Vec<PathBuf> = entries
-        .iter()
-        .filter_map(|(rel, _)| dir.join(rel).parent().map(Path::to_path_buf))
-        .collect();
-    dirs.sort();
-    dirs.dedup();
-    for d in &dirs {
-        std::fs::create_dir_all(d).map_err(io(d))?;
-    }
     entries
         .par_iter()
         .map(|(rel, source)| source.write_to(&dir.join(rel)))
@@ -272,6 +325,9 @@ pub fn update(
         .filter(|rel| !fingerprints.contains_key(*rel))
     {
         let _ = std::fs::remove_file(out.join(gone));
+        // Its folders too, up to the first that still holds something.
+        let mut folder = out.join(gone);
+        while folder.pop() && folder != out && std::fs::remove_dir(&folder).is_ok() {}
         removed = true;
     }
     written.files = fingerprints;

@@ -1,9 +1,21 @@
 //! `sitemap.xml` and `robots.txt`, from the routes and the base URL.
 
+use std::collections::HashMap;
+
+use crate::content::values::Date;
 use crate::content::Page;
 use crate::render::canonical_url;
 
 pub fn sitemap(base_url: &str, pages: &[std::sync::Arc<Page>]) -> String {
+    // A collection's listing changes with its newest article: each collection's
+    // newest date, found in one pass.
+    let mut newest: HashMap<&str, &Date> = HashMap::new();
+    for page in pages {
+        if let (Some(article), Some(date)) = (&page.article, &page.date) {
+            let entry = newest.entry(article.collection.as_str()).or_insert(date);
+            *entry = (*entry).max(date);
+        }
+    }
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
@@ -11,17 +23,8 @@ pub fn sitemap(base_url: &str, pages: &[std::sync::Arc<Page>]) -> String {
         xml.push_str("  <url><loc>");
         xml.push_str(&escape(&canonical_url(base_url, &page.route)));
         xml.push_str("</loc>");
-        // A collection's listing changes with its newest article.
-        let newest = pages
-            .iter()
-            .filter(|p| {
-                p.article
-                    .as_ref()
-                    .is_some_and(|a| format!("/{}/", a.collection) == page.route)
-            })
-            .filter_map(|p| p.date.as_ref())
-            .max();
-        if let Some(date) = page.date.as_ref().or(newest) {
+        let collection = page.route.trim_matches('/');
+        if let Some(date) = page.date.as_ref().or(newest.get(collection).copied()) {
             xml.push_str(&format!("<lastmod>{}</lastmod>", date.as_str()));
         }
         xml.push_str("</url>\n");

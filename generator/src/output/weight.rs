@@ -71,6 +71,25 @@ impl<'a> Sizes<'a> {
     }
 }
 
+/// Weighs pages as they are rendered: the bundle, and its files' sizes found once.
+pub struct Weigher<'a> {
+    bundle: &'a Bundle,
+    sizes: Sizes<'a>,
+}
+
+impl<'a> Weigher<'a> {
+    pub fn new(bundle: &'a Bundle) -> Weigher<'a> {
+        Weigher {
+            bundle,
+            sizes: Sizes::of(bundle),
+        }
+    }
+
+    pub fn weigh(&self, html: &str, hydrating: &[&str]) -> Weight {
+        page_weight(html, hydrating, self.bundle, &self.sizes)
+    }
+}
+
 /// The weight of one page: its HTML, the stylesheets it links, and the scripts
 /// its hydrating islands need (the runtime, React, each island's chunks), but not
 /// what islands import later on demand (the storage client, on submit).

@@ -27,13 +27,14 @@ pub fn asset_url(bundle: &Bundle, public: &Path, path: &str) -> Result<String, E
 }
 
 /// schema.org data about the company, for search engines, as a JSON-LD script
-/// (data, not code: a strict CSP allows it).
-pub fn organization_jsonld(site: &SiteConfig) -> String {
+/// (data, not code: a strict CSP allows it). `base_url` is the address the build
+/// publishes to, which the command line or environment may set over `site.yaml`.
+pub fn organization_jsonld(site: &SiteConfig, base_url: &str) -> String {
     let json = serde_json::json!({
         "@context": "https://schema.org",
         "@type": "Organization",
         "name": site.name,
-        "url": site.base_url,
+        "url": format!("{}/", base_url.trim_end_matches('/')),
         "description": site.description,
         "foundingDate": site.figures.founded,
         "email": site.contact.email,

@@ -85,23 +85,22 @@ pub fn environment(inputs: Inputs) -> Environment<'static> {
     env.add_global("base_url", Value::from(settings.base_url.clone()));
     env.add_global("year", Value::from(settings.year));
     let listed: Vec<Listed> = content.pages.iter().map(|p| Listed::of(p)).collect();
-    let by_date = Arc::new(pages::by_date(&listed));
+    let listing = Arc::new(pages::Listing::new(&listed));
     env.add_global("pages", Value::from_object(PageList(listed)));
 
     // Pages and navigation.
-    let listing = by_date.clone();
+    let l = listing.clone();
     env.add_function("pages_in", move |section: &str| {
-        pages::pages_in(&listing, section)
+        pages::pages_in(&l, section)
     });
-    let listing = by_date.clone();
+    let l = listing.clone();
     env.add_function("articles", move |collection: &str| {
-        pages::articles_value(&listing, collection)
+        pages::articles_value(&l, collection)
     });
-    let listing = by_date.clone();
+    let l = listing.clone();
     env.add_function("featured_article", move |collection: &str| {
-        pages::featured_article(&listing, collection)
+        pages::featured_article(&l, collection)
     });
-    let listing = by_date.clone();
     env.add_function("article_neighbours", move |route: &str| {
         pages::article_neighbours(&listing, route)
     });
@@ -169,7 +168,7 @@ pub fn environment(inputs: Inputs) -> Environment<'static> {
     env.add_function("world_map", move |state: &mut State, pins: Value| {
         maps.render(state, pins)
     });
-    let organization = organization_jsonld(&content.config);
+    let organization = organization_jsonld(&content.config, &settings.base_url);
     env.add_function("organization_jsonld", move || {
         Value::from_safe_string(organization.clone())
     });

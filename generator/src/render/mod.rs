@@ -25,21 +25,38 @@ use serde::Serialize;
 use crate::bundle::Bundle;
 use crate::content::{Content, Page};
 use crate::diagnostics::Diagnostic;
+use crate::output::weight::{Weigher, Weight};
+use crate::output::Staging;
 use islands::{Hydrate, PageIslands};
 
 /// One rendered HTML document.
 #[derive(Debug)]
 pub struct Rendered {
     pub route: String,
-    pub html: Arc<str>,
-    /// A hash of the HTML, which `site serve` compares to skip unchanged writes.
-    pub hash: blake3::Hash,
-    /// The islands the page hydrates (for its JavaScript weight).
-    pub islands: Vec<String>,
+    pub body: Body,
     /// Whether the page read a list of pages (`pages`, `pages_in`).
     pub lists_pages: bool,
     /// Files made for the page (image variants, its social card): URL → file.
     pub files: Vec<(String, PathBuf)>,
+    /// What the page makes the browser load, when the site sets budgets.
+    pub weight: Option<Weight>,
+}
+
+/// A page's HTML: kept by `site serve`, which compares it with what it wrote
+/// last; written at once by `site build`, which keeps only its size.
+#[derive(Debug)]
+pub enum Body {
+    Kept { html: Arc<str>, hash: blake3::Hash },
+    Written(u64),
+}
+
+/// Where rendered pages go, and what is measured of them on the way.
+#[derive(Clone, Copy, Default)]
+pub struct Output<'a> {
+    /// `site build`'s new output: each page is written there as it is rendered.
+    pub staging: Option<&'a Staging>,
+    /// Each page's weight, when the site sets budgets.
+    pub weigh: Option<&'a Weigher<'a>>,
 }
 
 /// A document rendered outside the page list (the 404 page).
@@ -137,10 +154,32 @@ pub fn everything_hash(
 /// article byline.
 pub fn listing_hash(content: &Content) -> blake3::Hash {
     let mut h = blake3::Hasher::new();
+    // Each text with its length first, so no two listings hash alike.
+    let mut text = |t: &str| {
+        h.update(&(t.len() as u64).to_le_bytes());
+        h.update(t.as_bytes());
+    };
     for p in &content.pages {
-        let listed = pages::Listed::of(p);
-        h.update(&serde_json::to_vec(&listed).unwrap_or_default());
-        h.update(b"\n");
+        text(&p.route);
+        text(&p.title);
+        text(&p.description);
+        text(p.date.as_ref().map_or("", |d| d.as_str()));
+        match &p.article {
+            Some(a) => {
+                for field in [
+                    &a.collection,
+                    &a.author,
+                    &a.category,
+                    a.image.as_str(),
+                    &a.alt,
+                ] {
+                    text(field);
+                }
+                text(if a.featured { "featured" } else { "" });
+                text(&a.reading_minutes.to_string());
+            }
+            None => text("-"),
+        }
     }
     h.finalize()
 }
@@ -186,15 +225,17 @@ impl Renderer {
 
     /// Renders every page, taking from `cache` those whose inputs are unchanged:
     /// the same page data, the same `everything` and, for pages that list pages,
-    /// the same listing.
+    /// the same listing. With a staging folder (`site build`), each page is written
+    /// as soon as it is rendered, in the same parallel pass, and nothing is cached.
     pub fn render_pages(
         &self,
         pages: &[Arc<Page>],
         cache: &mut Cache,
         everything: blake3::Hash,
         listing: blake3::Hash,
+        output: Output,
     ) -> Result<Vec<Arc<Rendered>>, Vec<Diagnostic>> {
-        if cache.everything != Some(everything) {
+        if cache.everything != Some(everything) || output.staging.is_some() {
             cache.pages.clear();
         }
         let listing_changed = cache.listing != Some(listing);
@@ -208,7 +249,7 @@ impl Renderer {
                 match kept {
                     Some((_, rendered)) => Ok((rendered.clone(), false)),
                     None => self
-                        .render_page(page)
+                        .render_page(page, output)
                         .map(|r| (Arc::new(r), true))
                         .map_err(|d| Box::new((d, page.source.clone()))),
                 }
@@ -253,19 +294,21 @@ impl Renderer {
                 })
                 .collect());
         }
-        cache.everything = Some(everything);
-        cache.listing = Some(listing);
         cache.rendered = rendered;
-        cache.pages = pages
-            .iter()
-            .cloned()
-            .zip(out.iter().cloned())
-            .map(|(page, rendered)| (page.route.clone(), (page, rendered)))
-            .collect();
+        if output.staging.is_none() {
+            cache.everything = Some(everything);
+            cache.listing = Some(listing);
+            cache.pages = pages
+                .iter()
+                .cloned()
+                .zip(out.iter().cloned())
+                .map(|(page, rendered)| (page.route.clone(), (page, rendered)))
+                .collect();
+        }
         Ok(out)
     }
 
-    pub fn render_page(&self, page: &Page) -> Result<Rendered, Diagnostic> {
+    pub fn render_page(&self, page: &Page, output: Output) -> Result<Rendered, Diagnostic> {
         let name = format!("layouts/{}.html", page.layout);
         let template = self.env.get_template(&name).map_err(|e| {
             if e.kind() == minijinja::ErrorKind::TemplateNotFound {
@@ -288,29 +331,45 @@ impl Renderer {
         let captured = template
             .render_captured(context! { page => Value::from(Serde(&ctx)) })
             .map_err(|e| self.diagnostic(&e))?;
-        let islands = captured
-            .state()
-            .get_extension::<PageIslands>()
-            .map(|p| {
-                p.0.iter()
-                    .filter(|(_, h)| *h != Hydrate::None)
-                    .map(|(n, _)| n.clone())
-                    .collect()
-            })
-            .unwrap_or_default();
         let files = captured
             .state()
             .get_extension::<images::PageFiles>()
             .map(|f| f.0.clone())
             .unwrap_or_default();
+        // The islands the page hydrates, for its JavaScript weight.
+        let hydrating: Vec<String> = captured
+            .state()
+            .get_extension::<PageIslands>()
+            .iter()
+            .flat_map(|p| p.0.iter())
+            .filter(|(_, h)| *h != Hydrate::None)
+            .map(|(n, _)| n.clone())
+            .collect();
+        let lists_pages = pages::listed_pages();
         let html = self.finish(captured.into_output());
+        let weight = output.weigh.map(|weigher| {
+            let hydrating: Vec<&str> = hydrating.iter().map(String::as_str).collect();
+            weigher.weigh(&html, &hydrating)
+        });
+        let body = match output.staging {
+            Some(staging) => {
+                let path = staging.dir().join(crate::output::route_file(&page.route));
+                let size = crate::output::write_file(&path, html.as_bytes()).map_err(|e| {
+                    Diagnostic::new(page.source.clone(), format!("cannot write the page: {e}"))
+                })?;
+                Body::Written(size)
+            }
+            None => Body::Kept {
+                hash: blake3::hash(html.as_bytes()),
+                html: html.into(),
+            },
+        };
         Ok(Rendered {
             route: page.route.clone(),
-            hash: blake3::hash(html.as_bytes()),
-            html: html.into(),
-            islands,
-            lists_pages: pages::listed_pages(),
+            body,
+            lists_pages,
             files,
+            weight,
         })
     }
 

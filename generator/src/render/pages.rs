@@ -54,29 +54,66 @@ impl Listed {
     }
 }
 
-/// A collection's articles, newest first.
-pub fn articles(by_date: &[Listed], collection: &str) -> Vec<Listed> {
-    by_date
-        .iter()
-        .filter(|p| {
-            p.article
-                .as_ref()
-                .is_some_and(|a| a.collection == collection)
-        })
-        .cloned()
-        .collect()
+/// Every page newest first, and each collection's articles, found once per build:
+/// an article's neighbours and a collection's list are then a lookup, however
+/// many articles there are.
+#[derive(Debug, Default)]
+pub struct Listing {
+    by_date: Vec<Listed>,
+    /// Each collection's articles, newest first.
+    collections: std::collections::HashMap<String, Arc<Vec<Listed>>>,
+    /// Each article's collection and place in it.
+    articles: std::collections::HashMap<String, (String, usize)>,
+}
+
+impl Listing {
+    pub fn new(listed: &[Listed]) -> Listing {
+        let by_date = by_date(listed);
+        let mut collections: std::collections::HashMap<String, Vec<Listed>> = Default::default();
+        for p in &by_date {
+            if let Some(article) = &p.article {
+                collections
+                    .entry(article.collection.clone())
+                    .or_default()
+                    .push(p.clone());
+            }
+        }
+        let articles = collections
+            .iter()
+            .flat_map(|(collection, list)| {
+                list.iter()
+                    .enumerate()
+                    .map(move |(i, p)| (p.route.clone(), (collection.clone(), i)))
+            })
+            .collect();
+        Listing {
+            by_date,
+            collections: collections
+                .into_iter()
+                .map(|(c, list)| (c, Arc::new(list)))
+                .collect(),
+            articles,
+        }
+    }
+
+    /// A collection's articles, newest first.
+    fn articles(&self, collection: &str) -> &[Listed] {
+        self.collections
+            .get(collection)
+            .map_or(&[], |l| l.as_slice())
+    }
 }
 
 /// A collection's articles as a list templates read.
-pub fn articles_value(by_date: &[Listed], collection: &str) -> Value {
-    Value::from_object(PageList(articles(by_date, collection)))
+pub fn articles_value(listing: &Listing, collection: &str) -> Value {
+    Value::from_object(PageList(listing.articles(collection).to_vec()))
 }
 
 /// The article a collection's listing leads with: the newest marked `featured`,
 /// else the newest.
-pub fn featured_article(by_date: &[Listed], collection: &str) -> Value {
+pub fn featured_article(listing: &Listing, collection: &str) -> Value {
     mark_listed();
-    let all = articles(by_date, collection);
+    let all = listing.articles(collection);
     let featured = all
         .iter()
         .find(|p| p.article.as_ref().is_some_and(|a| a.featured))
@@ -87,16 +124,12 @@ pub fn featured_article(by_date: &[Listed], collection: &str) -> Value {
 }
 
 /// The newer and older articles beside `route` in its collection.
-pub fn article_neighbours(by_date: &[Listed], route: &str) -> Value {
+pub fn article_neighbours(listing: &Listing, route: &str) -> Value {
     mark_listed();
-    let collection = by_date
-        .iter()
-        .find(|p| p.route == route)
-        .and_then(|p| p.article.as_ref())
-        .map(|a| a.collection.clone())
-        .unwrap_or_default();
-    let all = articles(by_date, &collection);
-    let at = all.iter().position(|p| p.route == route);
+    let (all, at) = match listing.articles.get(route) {
+        Some((collection, i)) => (listing.articles(collection), Some(*i)),
+        None => (&[][..], None),
+    };
     let pick = |i: Option<usize>| {
         i.and_then(|i| all.get(i))
             .map_or(Value::from(Option::<bool>::None), |p| {
@@ -133,9 +166,10 @@ impl Object for PageList {
 }
 
 /// The pages below a section, newest first (then by address): a blog's index.
-pub fn pages_in(by_date: &[Listed], section: &str) -> Value {
+pub fn pages_in(listing: &Listing, section: &str) -> Value {
     let prefix = format!("{}/", section.trim_end_matches('/'));
-    let found: Vec<Listed> = by_date
+    let found: Vec<Listed> = listing
+        .by_date
         .iter()
         .filter(|p| p.route.starts_with(&prefix) && p.route != prefix)
         .cloned()
@@ -188,13 +222,13 @@ mod tests {
             title: route.into(),
             date: date.map(String::from),
         };
-        let sorted = by_date(&[
+        let listing = Listing::new(&[
             l("/posts/", None),
             l("/posts/a/", Some("2024-01-01")),
             l("/posts/b/", Some("2025-01-01")),
             l("/about/", Some("2030-01-01")),
         ]);
-        let listed = pages_in(&sorted, "/posts");
+        let listed = pages_in(&listing, "/posts");
         let routes: Vec<String> = listed
             .try_iter()
             .unwrap()

@@ -83,7 +83,15 @@ where
     let live = Arc::new(Live::new());
     let files = Arc::new(Files::new(&build_options.out, true));
     let mut session = Session::serving();
-    build(&build_options, &mut session, &live, &files, &*on_event);
+    let mut panel = Panel::default();
+    build(
+        &build_options,
+        &mut session,
+        &live,
+        &files,
+        &mut panel,
+        &*on_event,
+    );
 
     let store = Arc::new(storage_for(&build_options, &*on_event)?);
     let (tx, rx) = mpsc::channel();
@@ -95,7 +103,9 @@ where
             build_options.clone(),
             on_event.clone(),
         );
-        std::thread::spawn(move || rebuild_loop(&options, session, &rx, &live, &files, &*on_event));
+        std::thread::spawn(move || {
+            rebuild_loop(&options, session, panel, &rx, &live, &files, &*on_event)
+        });
     }
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -152,20 +162,35 @@ fn app(live: Arc<Live>, files: Arc<Files>, store: Arc<Store>) -> Router {
     live_routes.merge(storage::http::router(store)).merge(site)
 }
 
-/// One build: on success open pages reload; on failure the last good site stays
-/// and the errors go to the caller and to the pages' overlay.
+/// The warnings panel of the last build, kept while the warnings stay the same:
+/// drawing each excerpt again on every save would delay the reload.
+#[derive(Default)]
+struct Panel {
+    warnings: Vec<String>,
+    text: String,
+}
+
+/// One build: on success open pages reload, then the report goes to the caller;
+/// on failure the last good site stays and the errors go to the caller and to
+/// the pages' overlay.
 fn build(
     options: &pipeline::Options,
     session: &mut Session,
     live: &Live,
     files: &Files,
+    panel: &mut Panel,
     on_event: &dyn Fn(Event),
 ) {
     match pipeline::build_in(options, session) {
         Ok(report) => {
             files.built(report.host, report.served_headers.clone());
+            let warnings: Vec<String> = report.warnings.iter().map(|w| w.to_string()).collect();
+            if warnings != panel.warnings {
+                panel.text = diagnostics::render_each(&report.warnings, false);
+                panel.warnings = warnings;
+            }
+            live.built(panel.text.clone());
             on_event(Event::Built(&report));
-            live.built(diagnostics::render_each(&report.warnings, false));
         }
         Err(diags) => {
             on_event(Event::Failed(&diags));
@@ -177,6 +202,7 @@ fn build(
 fn rebuild_loop(
     options: &pipeline::Options,
     mut session: Session,
+    mut panel: Panel,
     rx: &mpsc::Receiver<Vec<Change>>,
     live: &Live,
     files: &Files,
@@ -193,6 +219,6 @@ fn rebuild_loop(
         if changes.contains(&Change::Islands) {
             session.islands_changed();
         }
-        build(options, &mut session, live, files, on_event);
+        build(options, &mut session, live, files, &mut panel, on_event);
     }
 }

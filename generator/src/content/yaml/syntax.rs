@@ -8,6 +8,7 @@
 //! short, because YAML reads the rest of the line as a comment.
 
 use super::{child_path, index_path, Error, Kind, Node, Span};
+use crate::lines::LineStarts;
 
 /// The error for a document the parser refused, at the line to fix.
 pub fn explain(source: &str, at: Option<Span>, parser: &str) -> Error {
@@ -32,7 +33,13 @@ pub fn explain(source: &str, at: Option<Span>, parser: &str) -> Error {
         )
     };
 
-    if let Some((line, column)) = first_tab_indent(&lines, line_no) {
+    // The parser reports a tab that starts a line at the end of the line above.
+    let searched = if parser.contains("tab") {
+        line_no + 1
+    } else {
+        line_no
+    };
+    if let Some((line, column)) = first_tab_indent(&lines, searched) {
         return error(
             line,
             column,
@@ -285,20 +292,27 @@ fn opening_quote(lines: &[&str], until: usize) -> Option<(usize, usize)> {
 /// text there and took the rest for a comment.
 pub fn cut_by_comments(source: &str, node: &Node) -> Vec<Error> {
     let mut found = Vec::new();
-    walk(source, node, "", &mut found);
+    // The line table only for a file with a cut to report.
+    walk(source, &std::cell::OnceCell::new(), node, "", &mut found);
     found
 }
 
-fn walk(source: &str, node: &Node, path: &str, found: &mut Vec<Error>) {
+fn walk(
+    source: &str,
+    lines: &std::cell::OnceCell<LineStarts>,
+    node: &Node,
+    path: &str,
+    found: &mut Vec<Error>,
+) {
     match &node.kind {
         Kind::Seq(items) => {
             for (i, item) in items.iter().enumerate() {
-                walk(source, item, &index_path(path, i), found);
+                walk(source, lines, item, &index_path(path, i), found);
             }
         }
         Kind::Map(entries) => {
             for (key, value) in entries {
-                walk(source, value, &child_path(path, &key.name), found);
+                walk(source, lines, value, &child_path(path, &key.name), found);
             }
         }
         Kind::Str(text) => {
@@ -315,8 +329,7 @@ fn walk(source: &str, node: &Node, path: &str, found: &mut Vec<Error>) {
             let spaces = line_rest.len() - line_rest.trim_start().len();
             if plain && spaces > 0 && line_rest.trim_start().starts_with('#') {
                 let at = end + spaces;
-                let line = source[..at].matches('\n').count() + 1;
-                let column = at - source[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
+                let (line, column) = lines.get_or_init(|| LineStarts::new(source)).locate(at);
                 let comment = line_rest.trim();
                 found.push(Error::at(
                     Span {

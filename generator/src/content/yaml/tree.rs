@@ -150,9 +150,20 @@ impl<'de> Deserialize<'de> for RawKind {
             }
             fn visit_map<A: de::MapAccess<'de>>(self, mut a: A) -> Result<RawKind, A::Error> {
                 let mut entries: Vec<(Spanned<String>, RawNode)> = Vec::new();
+                // A few keys are compared one by one; past those, by hash, so a
+                // mapping of many keys stays linear.
+                let mut seen: std::collections::HashSet<String> = Default::default();
                 while let Some((k, v)) = a.next_entry::<Spanned<KeyText>, RawNode>()? {
                     let key = Spanned::new(k.value.0, k.referenced, k.defined);
-                    if entries.iter().any(|(e, _)| e.value == key.value) {
+                    let duplicate = if entries.len() < 16 {
+                        entries.iter().any(|(e, _)| e.value == key.value)
+                    } else {
+                        if seen.is_empty() {
+                            seen.extend(entries.iter().map(|(e, _)| e.value.clone()));
+                        }
+                        !seen.insert(key.value.clone())
+                    };
+                    if duplicate {
                         return Err(de::Error::custom(format!("duplicate key `{}`", key.value)));
                     }
                     entries.push((key, v));

@@ -1,0 +1,296 @@
+//! The build is linear: in the number of pages, and in the size of a page. Each
+//! check builds the same kind of site at two sizes ten times apart, with the same
+//! binary in the same run, and compares the time each page (or each paragraph, or
+//! each card) costs at both: a step whose cost grows with the square of the size
+//! costs about ten times more per unit at the larger size, a linear one the same.
+//! The fixed cost of a build is measured on its own (the site at size zero) and
+//! taken off first. Ratios within one run, so the machine's speed cancels out.
+//!
+//! Times are the best of a few builds, output on tmpfs where there is one. This
+//! is the only test of its binary, so no other test runs beside it.
+
+mod common;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use common::copy_tree;
+use site::BuildOptions;
+
+/// The most a unit may cost at ten times the size, relative to the smaller.
+const LIMIT: f64 = 1.5;
+const RUNS: usize = 3;
+
+/// A site in a fresh folder under the project (esbuild and Node are never needed,
+/// but templates resolve the same way as the other tests').
+struct Scratch {
+    root: PathBuf,
+    out: PathBuf,
+}
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("scaling");
+        let root = base.join(format!("{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).unwrap();
+        // The output on tmpfs: the disk's timings would swamp the build's.
+        let shm = Path::new("/dev/shm");
+        let out_base = if shm.is_dir() {
+            shm.to_path_buf()
+        } else {
+            base
+        };
+        let out = out_base.join(format!("site-scaling-{name}-{}", std::process::id()));
+        Scratch { root, out }
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        let path = self.root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    /// The best of `RUNS` builds: the whole build and each stage.
+    fn build(&self) -> Timing {
+        let options = BuildOptions {
+            root: self.root.clone(),
+            out: self.out.clone(),
+            ..BuildOptions::default()
+        };
+        let mut best: Option<Timing> = None;
+        for _ in 0..RUNS {
+            let _ = std::fs::remove_dir_all(&self.out);
+            let report = match site::build(&options) {
+                Ok(r) => r,
+                Err(d) => panic!("{}", site::diagnostics::render(&d, false)),
+            };
+            let timing = Timing {
+                total: report.elapsed,
+                stages: report.stages,
+            };
+            if best.as_ref().is_none_or(|b| timing.total < b.total) {
+                best = Some(timing);
+            }
+        }
+        best.unwrap()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+        let _ = std::fs::remove_dir_all(&self.out);
+    }
+}
+
+struct Timing {
+    total: Duration,
+    stages: Vec<(&'static str, Duration)>,
+}
+
+/// Builds at size 0, `n` and `10 n` (`grow` brings the site to a size; at 0 the
+/// page it grows is left out). A unit must cost at most `LIMIT` times as much at
+/// the larger size, in the whole build and in each stage that takes a tenth of
+/// it or more (a quadratic stage beside a slow linear one would hide in the
+/// total). The figures, stage by stage, are printed (`cargo test -- --nocapture`);
+/// the problems are returned.
+#[must_use]
+fn check(
+    what: &str,
+    unit: &str,
+    n: usize,
+    site: &Scratch,
+    grow: impl Fn(&Scratch, usize),
+) -> Vec<String> {
+    let mut timings = Vec::new();
+    for size in [0, n, 10 * n] {
+        grow(site, size);
+        timings.push((size, site.build()));
+    }
+    let base = &timings[0].1;
+    let (small, large) = (&timings[1], &timings[2]);
+    let per_unit =
+        |size: usize, t: Duration, b: Duration| t.saturating_sub(b).as_secs_f64() / size as f64;
+    let total_small = per_unit(small.0, small.1.total, base.total);
+    let total_large = per_unit(large.0, large.1.total, base.total);
+    let mut problems = Vec::new();
+    let mut report = format!(
+        "{what}: {:.1} µs a {unit} at {} {unit}s, {:.1} µs at {} (×{:.2}; a build of none: {} ms)\n",
+        total_small * 1e6,
+        small.0,
+        total_large * 1e6,
+        large.0,
+        total_large / total_small,
+        base.total.as_millis(),
+    );
+    if total_large / total_small > LIMIT {
+        problems.push(format!(
+            "{what}: a {unit} costs ×{:.2} at ten times the size",
+            total_large / total_small
+        ));
+    }
+    for (i, (stage, _)) in base.stages.iter().enumerate() {
+        let stage_of = |t: &Timing| t.stages.get(i).map_or(Duration::ZERO, |s| s.1);
+        let small_unit = per_unit(small.0, stage_of(&small.1), stage_of(base));
+        let large_unit = per_unit(large.0, stage_of(&large.1), stage_of(base));
+        let ratio = large_unit / small_unit.max(f64::MIN_POSITIVE);
+        let _ = writeln!(
+            report,
+            "  {stage:<14} {:>8.2} µs → {:>8.2} µs a {unit} (×{ratio:.2})",
+            small_unit * 1e6,
+            large_unit * 1e6,
+        );
+        if large_unit >= total_large / 10.0 && ratio > LIMIT {
+            problems.push(format!(
+                "{what}: its `{stage}` stage costs ×{ratio:.2} a {unit} at ten times the size"
+            ));
+        }
+    }
+    eprintln!("{report}");
+    problems
+        .into_iter()
+        .map(|p| format!("{p} (at most ×{LIMIT})\n{report}"))
+        .collect()
+}
+
+fn project() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// A post like those of the shared benchmark corpus: front matter, a heading,
+/// three paragraphs with emphasis and a link to another post, a list, code.
+fn post(i: usize, n: usize) -> String {
+    let other = (i * 7919) % n.max(1) + 1;
+    format!(
+        "---\ntitle: Post {i} about building things\ndescription: What post {i} says, in one line.\n\
+         date: {}-{:02}-{:02}\ntags: [build, post{}, t{}]\n---\n\
+         ## Section {i}\n\nFirst paragraph of post {i} with *emphasis* and words to read.\n\n\
+         Second paragraph, with **strong** words and [another post](../p{other:05}/).\n\n\
+         Third paragraph, plain.\n\n- one\n- two\n- three\n- four\n\n```python\nprint({i})\n```\n",
+        2015 + i % 10,
+        1 + i % 12,
+        1 + i % 28,
+        i % 30,
+        i % 7,
+    )
+}
+
+#[test]
+fn the_build_is_linear_in_its_pages_and_in_the_size_of_a_page() {
+    let mut problems = Vec::new();
+    // Pages: the benchmark site (Hugo's pages) with 0, 1,000 and 10,000 posts.
+    let pages = Scratch::new("pages");
+    copy_tree(&project().join("bench").join("site"), &pages.root);
+    let posts = pages.root.join("content/pages/posts");
+    problems.extend(check("the build", "page", 1_000, &pages, |site, n| {
+        for entry in std::fs::read_dir(&posts).unwrap().flatten() {
+            if entry.file_name() != "index.md" {
+                std::fs::remove_file(entry.path()).unwrap();
+            }
+        }
+        for i in 1..=n {
+            site.write(&format!("content/pages/posts/p{i:05}.md"), &post(i, n));
+        }
+    }));
+
+    // A collection: articles that each link to their neighbours, in a feed, and
+    // a listing of them all.
+    let news = Scratch::new("collection");
+    copy_tree(
+        &project().join("generator/tests/fixtures/plain"),
+        &news.root,
+    );
+    let config = std::fs::read_to_string(news.root.join("content/site.yaml")).unwrap();
+    news.write(
+        "content/site.yaml",
+        &format!("{config}collections: [news]\n"),
+    );
+    news.write(
+        "templates/layouts/article.html",
+        "{% extends \"base.html\" %}{% block content %}<h1>{{ page.title }}</h1>{{ page.content|safe }}\
+         {% set around = article_neighbours(page.route) %}{% if around.older %}<a rel=\"prev\" href=\"{{ around.older.route }}\">{{ around.older.title }}</a>{% endif %}\
+         {% if around.newer %}<a rel=\"next\" href=\"{{ around.newer.route }}\">{{ around.newer.title }}</a>{% endif %}{% endblock %}",
+    );
+    news.write(
+        "content/pages/news.md",
+        "---\ntitle: News\ndescription: All of it.\nlayout: listing\n---\n",
+    );
+    news.write(
+        "templates/layouts/listing.html",
+        "{% extends \"base.html\" %}{% block content %}<h1>{{ page.title }}</h1>{% set featured = featured_article(\"news\") %}\
+         {% for a in articles(\"news\") %}<a href=\"{{ a.route }}\">{{ a.title }}</a>{% endfor %}{% endblock %}",
+    );
+    let news_dir = news.root.join("content/pages/news");
+    problems.extend(check("a collection", "news item", 500, &news, |site, n| {
+        let _ = std::fs::remove_dir_all(&news_dir);
+        std::fs::create_dir_all(&news_dir).unwrap();
+        for i in 1..=n.max(1) {
+            site.write(
+                &format!("content/pages/news/a{i:05}.md"),
+                &format!(
+                    "---\ntitle: Article {i}\ndescription: About {i}.\ndate: {}-{:02}-{:02}\nauthor: Ada Writer\n\
+                     category: Research\nimage: /images/square.svg\nalt: A square\n---\nThe body of {i}, with [a link](/about).\n",
+                    2015 + i % 10,
+                    1 + i % 12,
+                    1 + i % 28,
+                ),
+            );
+        }
+    }));
+
+    // A long Markdown page: paragraphs that each link to another page.
+    let markdown = Scratch::new("markdown");
+    copy_tree(
+        &project().join("generator/tests/fixtures/plain"),
+        &markdown.root,
+    );
+    problems.extend(check(
+        "a Markdown page",
+        "paragraph",
+        2_000,
+        &markdown,
+        |site, n| {
+            let _ = std::fs::remove_file(site.root.join("content/pages/careers.md"));
+            if n == 0 {
+                return;
+            }
+            let mut body = String::from("---\ntitle: Careers\ndescription: Work with us.\n---\n");
+            for i in 0..n {
+                let _ = write!(
+                body,
+                "Paragraph {i}: join a team that ships work for millions; [talk to us](/about) about a role.\n\n"
+            );
+            }
+            site.write("content/pages/careers.md", &body);
+        },
+    ));
+
+    // A long YAML page: one block of many cards.
+    let cards = Scratch::new("cards");
+    copy_tree(
+        &project().join("generator/tests/fixtures/plain"),
+        &cards.root,
+    );
+    problems.extend(check("a YAML page", "card", 300, &cards, |site, n| {
+        let _ = std::fs::remove_file(site.root.join("content/pages/offices.yaml"));
+        if n == 0 {
+            return;
+        }
+        let mut page = String::from(
+            "title: Offices\ndescription: Where we are.\nlayout: page\nblocks:\n  - type: card_grid\n    heading: Offices\n    cards:\n",
+        );
+        for i in 0..n {
+            let _ = writeln!(
+                page,
+                "      - {{ title: \"Office {i}\", icon: star, text: \"Open *every* day; [write](/about) to office {i}.\" }}"
+            );
+        }
+        site.write("content/pages/offices.yaml", &page);
+    }));
+    assert!(problems.is_empty(), "not linear:\n{}", problems.join("\n"));
+}
