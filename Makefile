@@ -133,7 +133,7 @@ lint-rust:
 lint-node: setup
 	node_modules/.bin/tsc --noEmit -p .
 	node .ci/lint-workflows.mjs
-	node --test '.ci/*.test.mjs'
+	node --test '.ci/*.test.mjs' 'styles/*.test.mjs'
 schemas:
 	cargo run --quiet -- schema --check
 

@@ -10,6 +10,7 @@ import {
   EMPTY_FIELDS,
   MESSAGES,
   SEND_DELAY_MS,
+  subjectFromQuery,
   validate,
   type FieldErrors,
   type Fields,
@@ -70,6 +71,14 @@ export default function ContactForm({ storage }: ContactFormProps) {
     if (check.ok) console.info(`Storage client ready: ${check.endpoint} (bucket ${storage.bucket})`);
     else console.error(`Storage client could not be created: ${check.reason}`);
   }, [storage]);
+
+  // A link may name the subject (`/contact/?subject=…`, as job postings' "Apply"
+  // buttons do). The server's HTML has no query string, so this is applied after
+  // hydration, and only to an empty subject: never over what the visitor typed.
+  useEffect(() => {
+    const subject = subjectFromQuery(window.location.search);
+    if (subject) setFields((f) => (f.subject.trim() ? f : { ...f, subject }));
+  }, []);
 
   const describedBy = (id: string, key: keyof Fields, hint = false) =>
     [hint ? `${id}-hint` : "", errors[key] ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;

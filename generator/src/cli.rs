@@ -61,6 +61,10 @@ pub struct BuildArgs {
     /// and the storage URL and anon key are set. SITE_PRODUCTION=1 does the same.
     #[arg(long)]
     pub production: bool,
+    /// Build drafts, scheduled pages and closed jobs too, each with a badge and
+    /// kept from search engines: a preview. `site serve` always does.
+    #[arg(long)]
+    pub drafts: bool,
 }
 
 #[derive(Debug, Args)]

@@ -36,6 +36,8 @@ pub struct Options {
     pub strict_budgets: bool,
     /// Building for `site serve`, which provides the same-origin storage itself.
     pub serving: bool,
+    /// Build drafts, scheduled pages and closed jobs too (`--drafts`, `site serve`).
+    pub drafts: bool,
 }
 
 #[derive(Debug)]
@@ -62,6 +64,12 @@ pub struct Report {
     pub host: Host,
     pub served_headers: Vec<Rule>,
     pub production: bool,
+    /// The pages not published on the build's day (drafts, scheduled, closed):
+    /// left out, or shown with a badge when `drafts`.
+    pub held: Vec<content::listings::Held>,
+    pub drafts: bool,
+    /// The addresses that redirect (for `site serve` to answer as the host does).
+    pub redirects: Vec<content::publishing::Moved>,
 }
 
 /// What a long-running `site serve` keeps from one build to the next.
@@ -73,6 +81,8 @@ pub struct Session {
     /// The server-render process, kept across bundles.
     worker: Arc<ssr::Worker>,
     pages: render::Cache,
+    /// The listing pages made by the last build, kept while unchanged.
+    listing_pages: std::collections::HashMap<String, Arc<Page>>,
     /// `Some` when the output is updated in place (`site serve`).
     written: Option<output::Written>,
     /// What a one-shot build no longer needs, freed after it returns.
@@ -129,8 +139,11 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
     let (mut content, bundle) = stages.time("load + bundle", || {
         load_and_bundle(root, session, &unusable)
     })?;
+    let published = stages.time("publish", || {
+        publish(&mut content, options, &mut session.listing_pages)
+    })?;
     let mut warnings = stages.time("references", || {
-        references(root, &content, session, &unusable)
+        references(root, &content, session, &unusable, &published)
     })?;
     let (settings, more) = stages.time("settings", || resolve(root, options, &mut content))?;
     warnings.extend(more);
@@ -154,6 +167,7 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
     let Weighed { weights, warnings } =
         stages.time("weigh", || weigh(&content, &pages.pages, options, warnings))?;
     let count = pages.pages.len();
+    let redirects = content::publishing::redirects(&content.pages, &content.config.redirects);
     let written = stages.time("write", || {
         write(
             root, options, &content, &settings, &bundle, pages, staging, session,
@@ -175,6 +189,9 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
         host: settings.host,
         served_headers: settings.host.served_rules(&written.rules),
         production: settings.production,
+        held: published.held,
+        drafts: options.drafts,
+        redirects,
     })
 }
 
@@ -265,17 +282,30 @@ fn load_and_bundle(
     }
 }
 
-/// The icons, pictures, layouts and pages content names exist; links to no page
-/// and the pages' own warnings come back as warnings.
+/// The pages not published on the build's day, and each collection's listings
+/// with the pages that show them; without `drafts`, the held pages leave.
+fn publish(
+    content: &mut Content,
+    options: &Options,
+    made: &mut std::collections::HashMap<String, Arc<Page>>,
+) -> Stage<content::listings::Published> {
+    let clock = content::publishing::Clock::of(&content.config.timezone);
+    content::listings::publish(content, options.drafts, &clock, made)
+}
+
+/// The icons, pictures, layouts and pages content names exist, and every
+/// redirect leads somewhere in one hop; links to no page (or to a page held
+/// back) and the pages' own warnings come back as warnings.
 fn references(
     root: &Path,
     content: &Content,
     session: &Session,
     unusable: &[(String, String)],
+    published: &content::listings::Published,
 ) -> Stage<Vec<Diagnostic>> {
     let mut places = content::references::Places::of(root, session.bundles.node_modules());
     places.unusable = unusable.to_vec();
-    let findings = content::references::check(root, content, &places);
+    let findings = content::references::check(root, content, &places, &published.held);
     if findings.errors.is_empty() {
         Ok(findings.warnings)
     } else {
@@ -617,17 +647,37 @@ fn collect_files(
         ("sitemap.xml", sitemap::sitemap(base_url, &content.pages)),
         ("robots.txt", sitemap::robots(base_url)),
     ];
-    generated.extend(settings.host.config_files(&settings.rules));
+    let moved = content::publishing::redirects(&content.pages, &content.config.redirects);
+    generated.extend(settings.host.config_files(&settings.rules, &moved));
+    // A feed for each collection of articles, and one for each of its categories.
     let feeds: Vec<(String, String)> = content
-        .config
-        .collections
+        .listings
+        .lists
         .iter()
-        .map(|c| output::feed::feed(&content.config, base_url, &content.pages, &c.name))
+        .filter(|l| l.kind == content::publishing::CollectionKind::Articles)
+        .filter_map(|l| match &l.filter {
+            content::publishing::Filter::All => Some((l, None)),
+            content::publishing::Filter::Category(c) => Some((l, Some(c.as_str()))),
+            _ => None,
+        })
+        .map(|(l, category)| {
+            output::feed::feed(
+                &content.config,
+                base_url,
+                &content.pages,
+                &l.collection,
+                category,
+            )
+        })
         .collect();
+    let redirects = output::redirects::files(settings.host, &moved, base_url);
+    let calendars = output::calendar::files(&content.config, base_url, &content.pages);
     let generated = generated
         .into_iter()
         .map(|(name, text)| (name.to_string(), text))
-        .chain(feeds);
+        .chain(feeds)
+        .chain(calendars)
+        .chain(redirects);
     for (name, text) in generated {
         files.add(name, Source::Bytes(text.into_bytes()), "the generator")?;
     }

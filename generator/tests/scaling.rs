@@ -199,7 +199,7 @@ fn the_build_is_linear_in_its_pages_and_in_the_size_of_a_page() {
     }));
 
     // A collection: articles that each link to their neighbours, in a feed, and
-    // a listing of them all.
+    // its listing, cut into pages with numbered links.
     let news = Scratch::new("collection");
     copy_tree(
         &project().join("generator/tests/fixtures/plain"),
@@ -223,7 +223,8 @@ fn the_build_is_linear_in_its_pages_and_in_the_size_of_a_page() {
     news.write(
         "templates/layouts/listing.html",
         "{% extends \"base.html\" %}{% block content %}<h1>{{ page.title }}</h1>{% set featured = featured_article(\"news\") %}\
-         {% for a in articles(\"news\") %}<a href=\"{{ a.route }}\">{{ a.title }}</a>{% endfor %}{% endblock %}",
+         {% set list = listing_at(page.route) %}{% for a in list.items %}<a href=\"{{ a.route }}\">{{ a.title }}</a>{% endfor %}\
+         {% for l in list.links %}<a href=\"{{ l.url }}\">{{ l.number }}</a>{% endfor %}{% endblock %}",
     );
     let news_dir = news.root.join("content/pages/news");
     problems.extend(check("a collection", "news item", 500, &news, |site, n| {

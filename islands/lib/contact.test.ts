@@ -4,9 +4,11 @@ import {
   checkAttachment,
   EMPTY_FIELDS,
   MAX_ATTACHMENT_BYTES,
+  MAX_QUERY_SUBJECT,
   safeFileName,
   storageEndpoint,
   storageKey,
+  subjectFromQuery,
   validate,
 } from "./contact.ts";
 
@@ -65,4 +67,59 @@ test("the key is public/<timestamp>_<file name>", () => {
 test("an empty storage URL means this site's own origin", () => {
   assert.equal(storageEndpoint("", "http://127.0.0.1:8080"), "http://127.0.0.1:8080/storage/v1");
   assert.equal(storageEndpoint("https://abc.supabase.co/", "http://x"), "https://abc.supabase.co/storage/v1");
+});
+
+test("a link's subject is read from the query string", () => {
+  assert.equal(subjectFromQuery("?subject=Cloud%20migration"), "Cloud migration");
+  assert.equal(subjectFromQuery("subject=Cloud%20migration"), "Cloud migration", "the ? is optional");
+  assert.equal(subjectFromQuery("?ref=jobs&subject=Hello&x=1"), "Hello");
+  const subject = subjectFromQuery("?subject=Application%3A%20Senior%20Cloud%20Engineer%20(London)");
+  assert.equal(subject, "Application: Senior Cloud Engineer (London)");
+  assert.deepEqual(validate({ ...filled, subject: subject! }), {}, "it satisfies the subject rule");
+});
+
+test("no subject, or a blank one, gives null", () => {
+  assert.equal(subjectFromQuery(""), null);
+  assert.equal(subjectFromQuery("?"), null);
+  assert.equal(subjectFromQuery("?subject"), null);
+  assert.equal(subjectFromQuery("?subject="), null);
+  assert.equal(subjectFromQuery("?subject=%20%20+%09%0A"), null);
+  assert.equal(subjectFromQuery("?subject=%00%1F%7F"), null, "only control characters");
+});
+
+test("other parameters are not a subject", () => {
+  assert.equal(subjectFromQuery("?message=Hello"), null);
+  assert.equal(subjectFromQuery("?Subject=Hello"), null, "names are case-sensitive");
+  assert.equal(subjectFromQuery("?subjects=Hello&title=Hi"), null);
+  assert.equal(subjectFromQuery("#subject=Hello"), null, "nor is the fragment");
+});
+
+test("%-escapes and + are decoded", () => {
+  assert.equal(subjectFromQuery("?subject=Application%3A+Senior+Cloud+Engineer"), "Application: Senior Cloud Engineer");
+  assert.equal(subjectFromQuery("?subject=C%2B%2B+%26+Rust"), "C++ & Rust");
+  assert.equal(subjectFromQuery("?subject=Caf%C3%A9"), "Café");
+  assert.equal(subjectFromQuery("?subject=100%25+remote%"), "100% remote%", "a stray % is kept, not an error");
+});
+
+test("a subject is one line: newlines, tabs and control characters become one space", () => {
+  assert.equal(subjectFromQuery("?subject=%20%20Line%20one%0D%0ALine%09two%20%20"), "Line one Line two");
+  assert.equal(subjectFromQuery("?subject=a%00b%1Bc%7Fd%C2%85e"), "a b c d e");
+  assert.equal(subjectFromQuery("?subject=a%E2%80%A8b%E2%80%A9c"), "a b c", "Unicode line and paragraph separators");
+  assert.equal(subjectFromQuery("?subject=a%0A%0A%0A%20%20b"), "a b");
+});
+
+test("an overlong subject is cut, at a word when it can be", () => {
+  const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
+  const cut = subjectFromQuery(`?subject=${encodeURIComponent(words)}`)!;
+  assert.ok(cut.length <= MAX_QUERY_SUBJECT, `${cut.length} characters`);
+  assert.ok(cut.length > MAX_QUERY_SUBJECT / 2);
+  assert.ok(words.startsWith(`${cut} `), "ends at a whole word");
+  // One long word has nowhere better to be cut.
+  assert.equal(subjectFromQuery(`?subject=${"x".repeat(500)}`), "x".repeat(MAX_QUERY_SUBJECT));
+  // Exactly the limit is kept, and a cut that lands just before a space keeps the last word.
+  const exact = `${"a".repeat(MAX_QUERY_SUBJECT - 4)} end`;
+  assert.equal(subjectFromQuery(`?subject=${encodeURIComponent(exact)}`), exact);
+  assert.equal(subjectFromQuery(`?subject=${encodeURIComponent(exact + " more")}`), exact);
+  // A cut never splits a character made of two UTF-16 units.
+  assert.equal(subjectFromQuery(`?subject=${encodeURIComponent("😀".repeat(200))}`), "😀".repeat(MAX_QUERY_SUBJECT));
 });

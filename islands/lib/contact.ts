@@ -87,3 +87,28 @@ export function storageEndpoint(configuredUrl: string, origin: string): string {
   const base = configuredUrl.trim() || origin;
   return `${base.replace(/\/+$/, "")}/storage/v1`;
 }
+
+/** The longest subject taken from a link, in characters. */
+export const MAX_QUERY_SUBJECT = 150;
+
+/**
+ * The subject a link asks the form to start with (`/contact/?subject=…`, as the
+ * job postings' "Apply" buttons send), or null when there is none. Decoded by
+ * URLSearchParams (so `+` is a space), with runs of whitespace and control
+ * characters made one space (a subject is one line), trimmed, and cut to
+ * MAX_QUERY_SUBJECT characters, at a space when one is in the second half.
+ */
+export function subjectFromQuery(search: string): string | null {
+  const raw = new URLSearchParams(search).get("subject");
+  if (raw === null) return null;
+  const clean = raw.replace(/[\s\p{Cc}]+/gu, " ").trim();
+  // Count code points, so a cut never splits an emoji's surrogate pair.
+  const chars = Array.from(clean);
+  if (chars.length <= MAX_QUERY_SUBJECT) return clean || null;
+  let cut = chars.slice(0, MAX_QUERY_SUBJECT).join("");
+  if (chars[MAX_QUERY_SUBJECT] !== " ") {
+    const space = cut.lastIndexOf(" ");
+    if (space >= cut.length / 2) cut = cut.slice(0, space);
+  }
+  return cut.trimEnd() || null;
+}

@@ -15,6 +15,7 @@ pub fn options(args: &BuildArgs) -> Options {
         strict_budgets: args.strict_budgets,
         host: args.for_host,
         production: args.production,
+        drafts: args.drafts,
     }
 }
 
@@ -56,6 +57,28 @@ pub fn print_report(report: &Report, verbose: bool) {
         },
         report.host.name(),
     );
+    if !report.held.is_empty() {
+        let shown = report.drafts;
+        println!(
+            "  {} {} page{}{}:",
+            if shown { "Showing" } else { "Held back" },
+            report.held.len(),
+            if report.held.len() == 1 { "" } else { "s" },
+            if shown {
+                " that `site build` leaves out"
+            } else {
+                " (`--drafts` builds them)"
+            }
+        );
+        for held in &report.held {
+            println!(
+                "    {:<36} {}, {}",
+                held.route,
+                held.why.describe(),
+                held.source
+            );
+        }
+    }
     if !report.weights.is_empty() {
         println!("  page weight in KB, after gzip but the font (HTML · CSS · JavaScript · font):");
         let kb = |b: u64| format!("{:.1}", b as f64 / 1000.0);

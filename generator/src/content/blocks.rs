@@ -77,6 +77,12 @@ blocks! {
     "featured_article" => FeaturedArticle(FeaturedArticle),
     /// A collection's articles as cards, newest first.
     "articles" => Articles(Articles),
+    /// A collection's upcoming events as cards, soonest first, with a link to
+    /// the past ones.
+    "events" => Events(Events),
+    /// A collection's job postings as cards, newest first, with links to each
+    /// office's and each team's postings.
+    "jobs" => Jobs(Jobs),
 }
 
 impl Block {
@@ -153,7 +159,7 @@ fn rules(tag: &str, node: &Node, path: &str) -> Vec<yaml::Error> {
     };
     let mut broken = Vec::new();
     match tag {
-        "card_grid" | "articles" => {
+        "card_grid" | "articles" | "events" | "jobs" => {
             let columns = node.get("columns");
             let value = columns.and_then(|n| match n.kind {
                 yaml::Kind::Int(i) => Some(i),
@@ -431,7 +437,32 @@ section! {
         /// Cards under the figures.
         #[serde(default)]
         pub cards: Vec<Card>,
+        /// Cards of a collection's newest entries under the figures, after
+        /// `cards`, e.g. `{ collection: news, limit: 3 }`.
+        #[serde(default)]
+        pub latest: Option<Latest>,
     }
+}
+
+/// A collection's newest entries, as cards.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Latest {
+    /// The collection: a folder of content/pages/, e.g. `news`.
+    pub collection: String,
+    /// How many. Default: 3.
+    #[serde(default = "three_entries")]
+    pub limit: u32,
+    /// The words on each card's link. Default: the kind's own ("Read article").
+    #[serde(default)]
+    pub link_label: Option<String>,
+    /// The words on the link to the whole collection, e.g. "All news".
+    #[serde(default)]
+    pub more_label: Option<String>,
+}
+
+fn three_entries() -> u32 {
+    3
 }
 
 /// A figure with its label.
@@ -675,6 +706,40 @@ section! {
 
 fn read_article() -> String {
     "Read article".to_string()
+}
+
+section! {
+    /// A collection of events: those to come as cards, soonest first (paginated
+    /// by the collection's `per_page`), and a link to the past ones' archive.
+    pub struct Events {
+        /// The collection: a folder of content/pages/ of kind `events`.
+        pub collection: String,
+        /// Cards per row on wide screens: 2, 3 (the default) or 4.
+        #[serde(default = "three")]
+        #[schemars(range(min = 2, max = 4))]
+        pub columns: u8,
+        /// The words on the link to the past events.
+        #[serde(default = "past_events")]
+        pub archive_label: String,
+    }
+}
+
+fn past_events() -> String {
+    "Past events".to_string()
+}
+
+section! {
+    /// A collection of job postings as cards, newest first (paginated by the
+    /// collection's `per_page`), with links to each office's and each team's
+    /// postings, which work without JavaScript.
+    pub struct Jobs {
+        /// The collection: a folder of content/pages/ of kind `jobs`.
+        pub collection: String,
+        /// Cards per row on wide screens: 2, 3 (the default) or 4.
+        #[serde(default = "three")]
+        #[schemars(range(min = 2, max = 4))]
+        pub columns: u8,
+    }
 }
 
 #[cfg(test)]

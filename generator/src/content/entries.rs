@@ -133,6 +133,8 @@ pub struct Event {
     pub speakers: Vec<String>,
     pub image: Option<ImageSrc>,
     pub alt: Option<String>,
+    /// The address of its calendar file: `/events/summit.ics` for `/events/summit/`.
+    pub calendar: String,
 }
 
 /// The front matter of a job posting: a Markdown page in a collection of kind
@@ -208,7 +210,7 @@ impl EmploymentType {
 }
 
 /// A salary range.
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Salary {
     /// The currency's three-letter code, e.g. `GBP`.
@@ -228,7 +230,7 @@ pub enum SalaryUnit {
 }
 
 /// A job posting, as pages and templates see it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Job {
     pub collection: String,
     pub location: String,
@@ -239,7 +241,38 @@ pub struct Job {
     pub date_posted: Date,
     pub valid_through: Date,
     pub salary: Option<Salary>,
+    /// The salary as visitors read it: `GBP 70,000–85,000 a year`.
+    pub salary_text: Option<String>,
     pub remote: bool,
+}
+
+impl Salary {
+    pub fn text(&self) -> String {
+        let per = match self.per {
+            SalaryUnit::Year => "year",
+            SalaryUnit::Month => "month",
+            SalaryUnit::Hour => "hour",
+        };
+        format!(
+            "{} {}–{} a {per}",
+            self.currency,
+            thousands(self.min),
+            thousands(self.max)
+        )
+    }
+}
+
+/// `70000` → `70,000`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 impl EventMatter {
@@ -304,6 +337,7 @@ impl EventMatter {
             speakers: self.speakers.clone(),
             image: self.image.clone(),
             alt: self.alt.clone(),
+            calendar: String::new(),
         })
     }
 }
@@ -348,6 +382,7 @@ impl JobMatter {
             date_posted: self.date_posted.clone(),
             valid_through: self.valid_through.clone(),
             salary: self.salary.clone(),
+            salary_text: self.salary.as_ref().map(Salary::text),
             remote,
         })
     }

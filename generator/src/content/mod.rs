@@ -5,6 +5,7 @@ pub mod blocks;
 pub mod entries;
 pub mod folders;
 pub mod highlight;
+pub mod listings;
 pub mod markdown;
 pub mod page;
 pub mod publishing;
@@ -38,6 +39,8 @@ pub struct Content {
     /// Sorted by route. A page that did not change between two builds of
     /// `site serve` is the same `Arc`, which later stages use to skip work.
     pub pages: Vec<Arc<Page>>,
+    /// Each collection's listings, made by the publish step.
+    pub listings: Arc<listings::Listings>,
 }
 
 /// What identifies a version of a file without reading it: its size, change
@@ -100,6 +103,8 @@ pub struct Reading {
     pub timezone: publishing::TimeZone,
     pub offices: Vec<String>,
     pub highlight_code: bool,
+    /// The build's day in the site's zone: what is dated after it is held back.
+    pub today: chrono::NaiveDate,
 }
 
 impl Reading {
@@ -109,6 +114,7 @@ impl Reading {
             timezone: config.timezone.clone(),
             offices: config.offices.iter().map(|o| o.city.clone()).collect(),
             highlight_code: config.highlight_code,
+            today: publishing::Clock::of(&config.timezone).today(),
         }
     }
 }
@@ -219,6 +225,7 @@ pub fn load_cached(root: &Path, cache: &mut Cache) -> Result<Content, Failure> {
             config_references: config.references,
             config_warnings: config.warnings,
             pages,
+            listings: Default::default(),
         }),
         _ => Err(Failure {
             diagnostics,

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::blocks::Block;
 use super::entries::{Event, EventMatter, Job, JobMatter};
-use super::publishing::{CollectionKind, ListingPlace, Unpublished};
+use super::publishing::{CollectionKind, Unpublished};
 use super::values::{Date, ImageSrc, Layout, Reference, SitePath};
 use super::Reading;
 use crate::content::markdown;
@@ -43,9 +43,6 @@ pub struct Page {
     /// Why the page is not published (a draft, scheduled, closed), decided by the
     /// build's day; `site build` leaves such pages out.
     pub unpublished: Option<Unpublished>,
-    /// For a page of a collection's listing (`/insights/page/2/`, a category's
-    /// page): which entries it shows.
-    pub listing: Option<ListingPlace>,
     /// Icons, pictures, layouts and pages the content names, with where.
     #[serde(skip)]
     pub references: Vec<Reference>,
@@ -215,6 +212,7 @@ pub fn from_yaml(route: String, source: String, text: &str) -> Result<Page, yaml
                 .map_or_else(|| "page".to_string(), |l| l.to_string()),
             blocks,
             draft: head.draft,
+            unpublished: head.draft.then_some(Unpublished::Draft),
             aliases: paths(head.aliases),
             references,
             warnings,
@@ -336,7 +334,9 @@ pub fn from_markdown(
         Some(c) if c.kind == CollectionKind::Events => {
             let (fm, found) = yaml::read::<EventMatter>(&node, "").map_err(all)?;
             references.extend(moved(found));
-            page.event = Some(fm.event(&c.name, &reading.timezone).map_err(at_field)?);
+            let mut event = fm.event(&c.name, &reading.timezone).map_err(at_field)?;
+            event.calendar = format!("{}.ics", page.route.trim_end_matches('/'));
+            page.event = Some(event);
             page.layout = layout_or(fm.layout, "event");
             (page.title, page.description, page.tags) = (fm.title, fm.description, fm.tags);
             (page.draft, page.aliases) = (fm.draft, paths(fm.aliases));
@@ -383,9 +383,34 @@ pub fn from_markdown(
             (page.draft, page.aliases) = (fm.draft, paths(fm.aliases));
         }
     }
+    page.unpublished = unpublished(&page, reading.today);
     page.references = references;
     page.warnings = warnings;
     Ok(page)
+}
+
+/// Why `page` is not published on `today`: a draft; an entry of a collection
+/// dated after it (held until that day's build); a job whose last day is past.
+fn unpublished(page: &Page, today: chrono::NaiveDate) -> Option<Unpublished> {
+    if page.draft {
+        return Some(Unpublished::Draft);
+    }
+    if let Some(job) = &page.job {
+        if job.valid_through.naive().is_some_and(|d| d < today) {
+            return Some(Unpublished::Closed {
+                date: job.valid_through.as_str().to_string(),
+            });
+        }
+    }
+    let dated = page.article.is_some() || page.job.is_some();
+    match &page.date {
+        Some(date) if dated && date.naive().is_some_and(|d| d > today) => {
+            Some(Unpublished::Scheduled {
+                date: date.as_str().to_string(),
+            })
+        }
+        _ => None,
+    }
 }
 
 fn layout_or(layout: Option<Layout>, default: &str) -> String {

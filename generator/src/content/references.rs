@@ -7,6 +7,7 @@ use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::listings::Held;
 use super::values::{Reference, Target};
 use super::{yaml, Content, Unloaded};
 use crate::diagnostics::Diagnostic;
@@ -48,9 +49,17 @@ pub struct Findings {
 }
 
 /// Checks every reference of `content`, and gathers the pages' warnings.
-pub fn check(root: &Path, content: &Content, places: &Places) -> Findings {
+pub fn check(root: &Path, content: &Content, places: &Places, held: &[Held]) -> Findings {
     let routes: HashSet<&str> = content.pages.iter().map(|p| p.route.as_str()).collect();
     let mut checker = Checker::new(root, places, Some(routes));
+    // A page held back is not in the build (unless it shows drafts): a link to
+    // it would lead nowhere until the page is published.
+    let built: HashSet<&str> = content.pages.iter().map(|p| p.route.as_str()).collect();
+    checker.held = held
+        .iter()
+        .filter(|h| !built.contains(h.route.as_str()))
+        .map(|h| (h.route.clone(), h.why.describe()))
+        .collect();
     checker
         .findings
         .warnings
@@ -64,6 +73,7 @@ pub fn check(root: &Path, content: &Content, places: &Places) -> Findings {
         }
     }
     checker.unused_unusable();
+    checker.redirects(content, held);
     for name in content.config.collections.iter().map(|c| &c.name) {
         let folder = root.join("content").join("pages").join(name);
         if !folder.is_dir() {
@@ -96,6 +106,8 @@ struct Checker<'a> {
     names: Names,
     sources: Sources,
     findings: Findings,
+    /// The pages held back from this build, and why.
+    held: std::collections::HashMap<String, String>,
 }
 
 impl<'a> Checker<'a> {
@@ -106,6 +118,7 @@ impl<'a> Checker<'a> {
             names: Names::default(),
             sources: Sources::new(root),
             findings: Findings::default(),
+            held: Default::default(),
         }
     }
 
@@ -124,7 +137,14 @@ impl<'a> Checker<'a> {
     fn file(&mut self, file: &str, references: &[Reference]) {
         for reference in references {
             let routes = self.routes.as_ref();
-            let Some((message, warning)) = problem(reference, self.places, routes, &mut self.names)
+            let found = match &reference.target {
+                // Where a redirect leads is checked with every redirect together.
+                Target::Link(_) if reference.path.starts_with("redirects[") => continue,
+                Target::Link(href) => self.held_link(href),
+                _ => None,
+            };
+            let Some((message, warning)) =
+                found.or_else(|| problem(reference, self.places, routes, &mut self.names))
             else {
                 continue;
             };
@@ -135,6 +155,107 @@ impl<'a> Checker<'a> {
             } else {
                 self.findings.errors.push(d);
             }
+        }
+    }
+}
+
+impl Checker<'_> {
+    /// A link to a page this build holds back: a warning that names why.
+    fn held_link(&self, href: &str) -> Option<(String, bool)> {
+        let path = href.split(['?', '#']).next().unwrap_or(href);
+        let why = self.held.get(path)?;
+        Some((
+            format!("the link to `{path}` leads to a page that is {why}: it is left out of this build, so the link leads nowhere until the page is published"),
+            true,
+        ))
+    }
+
+    /// Every redirect leads, in one hop, to a page or out of the site: an old
+    /// address is no page's, is redirected once, and leads to no other old
+    /// address (a chain, or a loop). Each problem is an error at its line.
+    fn redirects(&mut self, content: &Content, held: &[Held]) {
+        // Each old address, with the file and the reference it is written at.
+        let mut moved: Vec<(&str, &Reference, &str, String)> = Vec::new();
+        for page in &content.pages {
+            for r in &page.references {
+                if let Target::Moved(from) = &r.target {
+                    moved.push((&page.source, r, from, page.route.clone()));
+                }
+            }
+        }
+        for r in &content.config_references {
+            let Target::Moved(from) = &r.target else {
+                continue;
+            };
+            let index = r
+                .path
+                .strip_prefix("redirects[")
+                .and_then(|rest| rest.split(']').next())
+                .and_then(|i| i.parse::<usize>().ok());
+            if let Some(to) = index.and_then(|i| content.config.redirects.get(i)) {
+                moved.push(("content/site.yaml", r, from, to.to.as_str().to_string()));
+            }
+        }
+        let mut pages: std::collections::HashMap<&str, &str> = content
+            .pages
+            .iter()
+            .map(|p| (p.route.as_str(), p.source.as_str()))
+            .collect();
+        for h in held {
+            pages.entry(&h.route).or_insert(&h.source);
+        }
+        // The first redirect of an address is the one hosts follow.
+        let mut map: std::collections::HashMap<&str, &str> = Default::default();
+        for (_, _, from, to) in &moved {
+            map.entry(from).or_insert(to.as_str());
+        }
+        let mut first: std::collections::HashMap<&str, (&str, &str)> = Default::default();
+        let mut problems = Vec::new();
+        for (file, reference, from, to) in &moved {
+            let path = |t: &str| t.split(['?', '#']).next().unwrap_or("").to_string();
+            let message = if let Some(source) = pages.get(from) {
+                Some(format!(
+                    "`{from}` is the address of a page ({source}): a redirect from it would hide the page; remove the redirect, or move the page"
+                ))
+            } else if let Some((other, its_to)) = first.get(from) {
+                Some(format!(
+                    "`{from}` already redirects to `{its_to}` ({other}): an old address leads to one place; remove one of the two"
+                ))
+            } else if to.starts_with('/') && map.contains_key(path(to).as_str()) {
+                match crate::content::publishing::follow(&map, from) {
+                    Err(around) => Some(format!(
+                        "this redirect is part of a loop: {}; point each old address at a page",
+                        around.join(" → ")
+                    )),
+                    Ok(hops) => Some(format!(
+                        "`{from}` redirects to `{to}`, which redirects on to `{}`: point it at `{}`, so that visitors and search engines arrive in one hop",
+                        hops[2..].join("` → `"),
+                        hops.last().map_or("", String::as_str)
+                    )),
+                }
+            } else if to.starts_with('/')
+                && path(to).ends_with('/')
+                && !pages.contains_key(path(to).as_str())
+            {
+                let routes: HashSet<&str> = pages.keys().copied().collect();
+                let hint = self.names.route_hint(&path(to), &routes);
+                Some(format!(
+                    "`{from}` redirects to `{to}`, which is no page of this site{hint}"
+                ))
+            } else {
+                None
+            };
+            first.entry(from).or_insert((file, to.as_str()));
+            if let Some(message) = message {
+                problems.push((
+                    file.to_string(),
+                    yaml::Error::at(reference.span, &reference.path, message),
+                ));
+            }
+        }
+        for (file, error) in problems {
+            let d = self.sources.diagnostic(&file, &error);
+            self.findings.errors.push(d);
         }
     }
 }

@@ -11,21 +11,35 @@ use crate::render::canonical_url;
 /// How many articles a feed holds: the newest.
 pub const FEED_ENTRIES: usize = 50;
 
-/// The feed's file name and text, for one collection.
+/// The feed's file name and text, for one collection, or for one of its
+/// categories (`/insights/category/cloud/feed.xml`). Pages not published (in a
+/// build that shows drafts) are never in a feed.
 pub fn feed(
     config: &SiteConfig,
     base_url: &str,
     pages: &[Arc<Page>],
     collection: &str,
+    category: Option<&str>,
 ) -> (String, String) {
-    let listing_route = format!("/{collection}/");
+    let listing_route = match category {
+        Some(c) => format!(
+            "/{collection}/category/{}/",
+            crate::content::publishing::slug(c)
+        ),
+        None => format!("/{collection}/"),
+    };
     let listing = pages.iter().find(|p| p.route == listing_route);
     let mut articles: Vec<&Arc<Page>> = pages
         .iter()
         .filter(|p| {
-            p.article
-                .as_ref()
-                .is_some_and(|a| a.collection == collection)
+            p.unpublished.is_none()
+                && p.article.as_ref().is_some_and(|a| {
+                    a.collection == collection
+                        && category.is_none_or(|c| {
+                            crate::content::publishing::slug(&a.category)
+                                == crate::content::publishing::slug(c)
+                        })
+                })
         })
         .collect();
     articles.sort_by(|a, b| b.date.cmp(&a.date).then_with(|| a.route.cmp(&b.route)));

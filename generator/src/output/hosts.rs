@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::content::publishing::Moved;
 use crate::output::headers::{self, Rule};
 
 /// Where the site is published.
@@ -97,12 +98,15 @@ impl Host {
     }
 
     /// The host's own configuration files in the output, from the site's rules.
-    pub fn config_files(self, rules: &[Rule]) -> Vec<(&'static str, String)> {
+    pub fn config_files(self, rules: &[Rule], moved: &[Moved]) -> Vec<(&'static str, String)> {
         match self {
             Host::CloudflarePages | Host::Netlify => {
                 vec![("_headers", headers::render(rules))]
             }
-            Host::Nginx => vec![(NGINX_CONF, nginx_conf(rules, self.default_cache_control()))],
+            Host::Nginx => vec![(
+                NGINX_CONF,
+                nginx_conf(rules, self.default_cache_control()) + &super::redirects::nginx(moved),
+            )],
             // Files under `_`-folders would be dropped by Jekyll; we publish as-is.
             Host::GithubPages => vec![(".nojekyll", String::new())],
         }
@@ -228,7 +232,8 @@ mod tests {
     #[test]
     fn each_host_gets_its_own_configuration() {
         let rules = site_rules();
-        let names = |h: Host| -> Vec<&str> { h.config_files(&rules).iter().map(|f| f.0).collect() };
+        let names =
+            |h: Host| -> Vec<&str> { h.config_files(&rules, &[]).iter().map(|f| f.0).collect() };
         assert_eq!(names(Host::CloudflarePages), ["_headers"]);
         assert_eq!(names(Host::Netlify), ["_headers"]);
         assert_eq!(names(Host::GithubPages), [".nojekyll"]);

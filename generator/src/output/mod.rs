@@ -5,10 +5,12 @@
 //! twice is an error). In `site serve`, only the files that changed are replaced
 //! in place.
 
+pub mod calendar;
 pub mod compress;
 pub mod feed;
 pub mod headers;
 pub mod hosts;
+pub mod redirects;
 pub mod search;
 pub mod sitemap;
 mod swap;

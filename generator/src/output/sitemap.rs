@@ -10,7 +10,7 @@ pub fn sitemap(base_url: &str, pages: &[std::sync::Arc<Page>]) -> String {
     // A collection's listing changes with its newest article: each collection's
     // newest date, found in one pass.
     let mut newest: HashMap<&str, &Date> = HashMap::new();
-    for page in pages {
+    for page in pages.iter().filter(|p| p.unpublished.is_none()) {
         if let (Some(article), Some(date)) = (&page.article, &page.date) {
             let entry = newest.entry(article.collection.as_str()).or_insert(date);
             *entry = (*entry).max(date);
@@ -19,7 +19,9 @@ pub fn sitemap(base_url: &str, pages: &[std::sync::Arc<Page>]) -> String {
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
-    for page in pages {
+    // A page shown only as a preview (a draft, scheduled, closed) is no address
+    // for search engines.
+    for page in pages.iter().filter(|p| p.unpublished.is_none()) {
         xml.push_str("  <url><loc>");
         xml.push_str(&escape(&canonical_url(base_url, &page.route)));
         xml.push_str("</loc>");

@@ -6,8 +6,13 @@
 //! |---|---|---|
 //! | `site` | global | `content/site.yaml` |
 //! | `base_url`, `year` | globals | the public address; the copyright year |
+//! | `now` | global | the build's time in UTC, `2026-12-03T09:30:00Z`, to compare with an event's `end` |
 //! | `pages` | global | every page's `route`, `title`, `date` |
 //! | `pages_in(section)` | function | a section's pages, newest first |
+//! | `listing(collection, by=…, value=…)` | function | page 1 of a collection's listing: `items`, `links`, `prev`, `next` |
+//! | `listing_at(route)` | function | the listing page at an address, or `none` |
+//! | `facets(collection, by)` | function | a collection's categories, offices or teams: `name`, `url`, `count` |
+//! | `facet_url(collection, by, value)` | function | `/insights/category/cloud/` |
 //! | `nav_active(route)` | function | the navigation link a route belongs to |
 //! | `island(name, props, hydrate=…)` | function | an island's server HTML and marker |
 //! | `island_scripts()` | function | the runtime and preloads the page's islands need |
@@ -18,6 +23,7 @@
 //! | `social_card(title, eyebrow=…)` | function | the URL of the page's 1200×630 social card |
 //! | `world_map(pins)` | function | a world map drawn at build time, with its pins placed |
 //! | `organization_jsonld()` | function | schema.org data about the company |
+//! | `structured_data(route, image)` | function | an event's or a job posting's schema.org data |
 //! | `markdown`, `markdown_inline` | filters | Markdown to HTML |
 //! | `date_long` | filter | `2026-03-01` → `March 1, 2026` |
 //! | `email_breaks` | filter | an e-mail address that wraps only at `@` and dots |
@@ -84,8 +90,15 @@ pub fn environment(inputs: Inputs) -> Environment<'static> {
     env.add_global("site", Value::from(Serde(&content.config)));
     env.add_global("base_url", Value::from(settings.base_url.clone()));
     env.add_global("year", Value::from(settings.year));
+    // Now, in UTC, to compare with an event's `end` (`2026-12-03T17:30:00Z`).
+    let now = crate::content::publishing::Clock::of(&content.config.timezone)
+        .now
+        .with_timezone(&chrono::Utc)
+        .format("%Y-%m-%dT%H:%M:%SZ")
+        .to_string();
+    env.add_global("now", Value::from(now));
     let listed: Vec<Listed> = content.pages.iter().map(|p| Listed::of(p)).collect();
-    let listing = Arc::new(pages::Listing::new(&listed));
+    let listing = Arc::new(pages::Listing::new(&listed, content.listings.clone()));
     env.add_global("pages", Value::from_object(PageList(listed)));
 
     // Pages and navigation.
@@ -93,6 +106,22 @@ pub fn environment(inputs: Inputs) -> Environment<'static> {
     env.add_function("pages_in", move |section: &str| {
         pages::pages_in(&l, section)
     });
+    let l = listing.clone();
+    env.add_function(
+        "listing",
+        move |collection: &str, by: Option<&str>, value: Option<&str>| {
+            pages::listing(&l, collection, by, value)
+        },
+    );
+    let l = listing.clone();
+    env.add_function("listing_at", move |route: &str| {
+        pages::listing_at(&l, route)
+    });
+    let l = listing.clone();
+    env.add_function("facets", move |collection: &str, by: &str| {
+        pages::facets(&l, collection, by)
+    });
+    env.add_function("facet_url", pages::facet_url);
     let l = listing.clone();
     env.add_function("articles", move |collection: &str| {
         pages::articles_value(&l, collection)
@@ -171,6 +200,21 @@ pub fn environment(inputs: Inputs) -> Environment<'static> {
     let organization = organization_jsonld(&content.config, &settings.base_url);
     env.add_function("organization_jsonld", move || {
         Value::from_safe_string(organization.clone())
+    });
+    let pages_by_route: std::collections::HashMap<String, Arc<crate::content::Page>> = content
+        .pages
+        .iter()
+        .filter(|p| p.event.is_some() || p.job.is_some())
+        .map(|p| (p.route.clone(), p.clone()))
+        .collect();
+    let config = content.config.clone();
+    let base = settings.base_url.clone();
+    env.add_function("structured_data", move |route: &str, image: &str| {
+        let script = pages_by_route
+            .get(route)
+            .map(|p| super::structured::script(&config, &base, p, image))
+            .unwrap_or_default();
+        Value::from_safe_string(script)
     });
 
     // Filters.

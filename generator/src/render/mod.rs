@@ -10,6 +10,7 @@ mod images;
 pub mod islands;
 pub mod pages;
 pub mod ssr;
+pub mod structured;
 mod svg;
 pub mod text;
 
@@ -179,6 +180,22 @@ pub fn listing_hash(content: &Content) -> blake3::Hash {
                 text(&a.reading_minutes.to_string());
             }
             None => text("-"),
+        }
+        // Events, jobs and badges are few: their JSON is hash enough.
+        for json in [
+            p.event.as_ref().map(serde_json::to_string),
+            p.job.as_ref().map(serde_json::to_string),
+            p.unpublished.as_ref().map(serde_json::to_string),
+        ] {
+            text(&json.and_then(Result::ok).unwrap_or_default());
+        }
+    }
+    // Which listing holds which entries, in which order (events move to the
+    // archive as days pass).
+    for list in &content.listings.lists {
+        text(&list.first);
+        for route in &list.entries {
+            text(route);
         }
     }
     h.finalize()

@@ -11,6 +11,11 @@ use std::sync::Arc;
 use minijinja::value::{Enumerator, Object, ObjectRepr, Value};
 use serde::Serialize;
 
+use std::collections::HashMap;
+
+use crate::content::entries::{Event, Job};
+use crate::content::listings::{List, Listings};
+use crate::content::publishing::{slug, CollectionKind, Filter, Unpublished};
 use crate::content::{Article, Page};
 
 thread_local! {
@@ -40,6 +45,12 @@ pub struct Listed {
     pub date: Option<String>,
     /// The byline and picture of an article of a collection.
     pub article: Option<Article>,
+    /// The times and place of an event.
+    pub event: Option<Event>,
+    /// The location, team and dates of a job posting.
+    pub job: Option<Job>,
+    /// Why it is not published yet, in a build that shows it (a badge).
+    pub unpublished: Option<Unpublished>,
 }
 
 impl Listed {
@@ -50,70 +61,186 @@ impl Listed {
             description: page.description.clone(),
             date: page.date.as_ref().map(|d| d.as_str().to_string()),
             article: page.article.clone(),
+            event: page.event.clone(),
+            job: page.job.clone(),
+            unpublished: page.unpublished.clone(),
         }
     }
 }
 
-/// Every page newest first, and each collection's articles, found once per build:
-/// an article's neighbours and a collection's list are then a lookup, however
-/// many articles there are.
+/// Every page newest first, and each collection's listings (made by the
+/// publish step), found once per build: an article's neighbours and a page of a
+/// listing are then a lookup, however many entries there are.
 #[derive(Debug, Default)]
 pub struct Listing {
     by_date: Vec<Listed>,
-    /// Each collection's articles, newest first.
-    collections: std::collections::HashMap<String, Arc<Vec<Listed>>>,
-    /// Each article's collection and place in it.
-    articles: std::collections::HashMap<String, (String, usize)>,
+    /// Each page by its address.
+    by_route: HashMap<String, usize>,
+    lists: Arc<Listings>,
+    /// Each article's collection and place in its listing.
+    articles: HashMap<String, (String, usize)>,
 }
 
 impl Listing {
-    pub fn new(listed: &[Listed]) -> Listing {
+    pub fn new(listed: &[Listed], lists: Arc<Listings>) -> Listing {
         let by_date = by_date(listed);
-        let mut collections: std::collections::HashMap<String, Vec<Listed>> = Default::default();
-        for p in &by_date {
-            if let Some(article) = &p.article {
-                collections
-                    .entry(article.collection.clone())
-                    .or_default()
-                    .push(p.clone());
-            }
-        }
-        let articles = collections
+        let by_route = by_date
             .iter()
-            .flat_map(|(collection, list)| {
-                list.iter()
+            .enumerate()
+            .map(|(i, p)| (p.route.clone(), i))
+            .collect();
+        let articles = lists
+            .lists
+            .iter()
+            .filter(|l| l.kind == CollectionKind::Articles && l.filter == Filter::All)
+            .flat_map(|l| {
+                l.entries
+                    .iter()
                     .enumerate()
-                    .map(move |(i, p)| (p.route.clone(), (collection.clone(), i)))
+                    .map(move |(i, route)| (route.clone(), (l.collection.clone(), i)))
             })
             .collect();
         Listing {
             by_date,
-            collections: collections
-                .into_iter()
-                .map(|(c, list)| (c, Arc::new(list)))
-                .collect(),
+            by_route,
+            lists,
             articles,
         }
     }
 
-    /// A collection's articles, newest first.
-    fn articles(&self, collection: &str) -> &[Listed] {
-        self.collections
-            .get(collection)
-            .map_or(&[], |l| l.as_slice())
+    fn listed(&self, routes: &[String]) -> Vec<Listed> {
+        routes
+            .iter()
+            .filter_map(|r| self.by_route.get(r).map(|&i| self.by_date[i].clone()))
+            .collect()
     }
+
+    /// A collection's entries in its listing's order (an events collection's
+    /// upcoming ones).
+    fn all(&self, collection: &str) -> &[String] {
+        [Filter::All, Filter::Upcoming]
+            .iter()
+            .find_map(|f| self.lists.list(collection, f))
+            .map_or(&[], |l| l.entries.as_slice())
+    }
+
+    /// Page `n` of a list as templates read it: its entries, where it is, and the
+    /// links to the others.
+    fn page_value(&self, list: &List, n: usize) -> Value {
+        let place = list.place(n);
+        let url = |k: usize| place.page_url(k);
+        // The first, the last and two either side of this one: a listing of
+        // thousands of pages links a few of them, not all from each.
+        let mut shown: Vec<usize> = [1, place.pages]
+            .into_iter()
+            .chain(n.saturating_sub(2).max(1)..=(n + 2).min(place.pages))
+            .collect();
+        shown.sort_unstable();
+        shown.dedup();
+        let links: Vec<Value> = shown
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| {
+                map([
+                    ("number", Value::from(k)),
+                    ("url", Value::from(url(k))),
+                    ("current", Value::from(k == n)),
+                    // Pages left out before this one.
+                    ("gap", Value::from(i > 0 && shown[i - 1] + 1 < k)),
+                ])
+            })
+            .collect();
+        let optional = |k: Option<usize>| k.map_or(Value::from(()), |k| Value::from(url(k)));
+        map([
+            ("collection", Value::from(list.collection.clone())),
+            ("by", Value::from(list.filter.by())),
+            ("value", Value::from(list.filter.value())),
+            ("number", Value::from(n)),
+            ("pages", Value::from(place.pages)),
+            ("total", Value::from(list.entries.len())),
+            ("first", Value::from(list.first.clone())),
+            (
+                "items",
+                Value::from_object(PageList(self.listed(list.page(n)))),
+            ),
+            ("links", Value::from(links)),
+            ("prev", optional((n > 1).then(|| n - 1))),
+            ("next", optional((n < place.pages).then(|| n + 1))),
+        ])
+    }
+}
+
+/// Page `number` (default 1) of a collection's listing: all its entries (an
+/// events collection's upcoming ones), or those of `by` (`category`, `past`,
+/// `office`, `team`) and `value`. `none` when there is no such listing.
+pub fn listing(
+    listing: &Listing,
+    collection: &str,
+    by: Option<&str>,
+    value: Option<&str>,
+) -> Value {
+    mark_listed();
+    let value = value.unwrap_or("").to_string();
+    let filters = match by.unwrap_or("all") {
+        "all" => vec![Filter::All, Filter::Upcoming],
+        "upcoming" => vec![Filter::Upcoming],
+        "past" => vec![Filter::Past],
+        "category" => vec![Filter::Category(value)],
+        "office" => vec![Filter::Office(value)],
+        "team" => vec![Filter::Team(value)],
+        _ => vec![],
+    };
+    filters
+        .iter()
+        .find_map(|f| listing.lists.list(collection, f))
+        .map_or(Value::from(()), |l| listing.page_value(l, 1))
+}
+
+/// The listing page at `route`, as `listing` gives it, or `none`.
+pub fn listing_at(listing: &Listing, route: &str) -> Value {
+    match listing.lists.at(route) {
+        Some((list, n)) => {
+            mark_listed();
+            listing.page_value(list, n)
+        }
+        None => Value::from(()),
+    }
+}
+
+/// The listings of a collection filtered `by` one thing (`category`, `office`,
+/// `team`): each value's name, address and number of entries.
+pub fn facets(listing: &Listing, collection: &str, by: &str) -> Value {
+    mark_listed();
+    listing
+        .lists
+        .facets(collection, by)
+        .into_iter()
+        .map(|l| {
+            map([
+                ("name", Value::from(l.filter.value())),
+                ("url", Value::from(l.first.clone())),
+                ("count", Value::from(l.entries.len())),
+            ])
+        })
+        .collect()
+}
+
+/// The address of the page listing a collection's entries of one category,
+/// office or team: `/insights/category/cloud/`.
+pub fn facet_url(collection: &str, by: &str, value: &str) -> String {
+    format!("/{collection}/{by}/{}/", slug(value))
 }
 
 /// A collection's articles as a list templates read.
 pub fn articles_value(listing: &Listing, collection: &str) -> Value {
-    Value::from_object(PageList(listing.articles(collection).to_vec()))
+    Value::from_object(PageList(listing.listed(listing.all(collection))))
 }
 
 /// The article a collection's listing leads with: the newest marked `featured`,
 /// else the newest.
 pub fn featured_article(listing: &Listing, collection: &str) -> Value {
     mark_listed();
-    let all = listing.articles(collection);
+    let all = listing.listed(listing.all(collection));
     let featured = all
         .iter()
         .find(|p| p.article.as_ref().is_some_and(|a| a.featured))
@@ -127,13 +254,14 @@ pub fn featured_article(listing: &Listing, collection: &str) -> Value {
 pub fn article_neighbours(listing: &Listing, route: &str) -> Value {
     mark_listed();
     let (all, at) = match listing.articles.get(route) {
-        Some((collection, i)) => (listing.articles(collection), Some(*i)),
+        Some((collection, i)) => (listing.all(collection), Some(*i)),
         None => (&[][..], None),
     };
     let pick = |i: Option<usize>| {
         i.and_then(|i| all.get(i))
-            .map_or(Value::from(Option::<bool>::None), |p| {
-                Value::from(minijinja::value::Serde(p.clone()))
+            .and_then(|r| listing.by_route.get(r))
+            .map_or(Value::from(Option::<bool>::None), |&k| {
+                Value::from(minijinja::value::Serde(listing.by_date[k].clone()))
             })
     };
     let around: std::collections::BTreeMap<&str, Value> = [
@@ -142,6 +270,11 @@ pub fn article_neighbours(listing: &Listing, route: &str) -> Value {
     ]
     .into();
     Value::from(around)
+}
+
+/// A mapping templates read by key.
+fn map<const N: usize>(entries: [(&'static str, Value); N]) -> Value {
+    Value::from(std::collections::BTreeMap::from(entries))
 }
 
 /// A list of pages that notes when a template reads it.
@@ -218,16 +351,22 @@ mod tests {
         let l = |route: &str, date: Option<&str>| Listed {
             description: String::new(),
             article: None,
+            event: None,
+            job: None,
+            unpublished: None,
             route: route.into(),
             title: route.into(),
             date: date.map(String::from),
         };
-        let listing = Listing::new(&[
-            l("/posts/", None),
-            l("/posts/a/", Some("2024-01-01")),
-            l("/posts/b/", Some("2025-01-01")),
-            l("/about/", Some("2030-01-01")),
-        ]);
+        let listing = Listing::new(
+            &[
+                l("/posts/", None),
+                l("/posts/a/", Some("2024-01-01")),
+                l("/posts/b/", Some("2025-01-01")),
+                l("/about/", Some("2030-01-01")),
+            ],
+            Default::default(),
+        );
         let listed = pages_in(&listing, "/posts");
         let routes: Vec<String> = listed
             .try_iter()

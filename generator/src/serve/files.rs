@@ -15,6 +15,7 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 
 use crate::conditional::etag_matches;
+use crate::content::publishing::Moved;
 use crate::output::headers::{self, Rule};
 use crate::output::hosts::Host;
 use crate::serve::live;
@@ -26,6 +27,8 @@ pub struct Files {
     pub out: PathBuf,
     /// The host the last good build was made for, and the headers it sends.
     served: RwLock<(Host, Vec<Rule>)>,
+    /// The addresses that redirect, by each of their forms: (status, target).
+    redirects: RwLock<HashMap<String, (u16, String)>>,
     /// Whether HTML gets the live-reload script.
     pub live: bool,
     compressed: CompressedCache,
@@ -51,14 +54,27 @@ impl Files {
         Files {
             out: out.to_path_buf(),
             served: RwLock::new((Host::default(), Vec::new())),
+            redirects: RwLock::new(HashMap::new()),
             live,
             compressed: Mutex::new(HashMap::new()),
         }
     }
 
-    /// Takes the host and headers of a new good build.
-    pub fn built(&self, host: Host, rules: Vec<Rule>) {
+    /// Takes the host, headers and redirects of a new good build. GitHub Pages
+    /// has no redirects: its build has a page at each old address instead.
+    pub fn built(&self, host: Host, rules: Vec<Rule>, moved: &[Moved]) {
         *self.served.write().unwrap_or_else(PoisonError::into_inner) = (host, rules);
+        let redirects = match host {
+            Host::GithubPages => HashMap::new(),
+            _ => moved
+                .iter()
+                .flat_map(|m| m.forms().into_iter().map(|f| (f, (m.status, m.to.clone()))))
+                .collect(),
+        };
+        *self
+            .redirects
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = redirects;
     }
 }
 
@@ -212,7 +228,18 @@ pub async fn serve(
         .read()
         .unwrap_or_else(PoisonError::into_inner)
         .clone();
-    let (status, file) = match resolve(&files.out, host, &path) {
+    // An old address answers as the host answers it: with its redirect.
+    let moved = files
+        .redirects
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(&path)
+        .cloned();
+    let resolved = match moved {
+        Some((status, to)) => Resolved::Redirect(status, to),
+        None => resolve(&files.out, host, &path),
+    };
+    let (status, file) = match resolved {
         Resolved::File(f) => (StatusCode::OK, f),
         Resolved::Redirect(code, mut location) => {
             if let Some(q) = uri.query() {

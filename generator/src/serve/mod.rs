@@ -75,6 +75,8 @@ where
         port,
     } = options;
     build_options.serving = true;
+    // The preview shows what is not published yet, with its badge.
+    build_options.drafts = true;
     build_options.root = build_options
         .root
         .canonicalize()
@@ -183,7 +185,11 @@ fn build(
 ) {
     match pipeline::build_in(options, session) {
         Ok(report) => {
-            files.built(report.host, report.served_headers.clone());
+            files.built(
+                report.host,
+                report.served_headers.clone(),
+                &report.redirects,
+            );
             let warnings: Vec<String> = report.warnings.iter().map(|w| w.to_string()).collect();
             if warnings != panel.warnings {
                 panel.text = diagnostics::render_each(&report.warnings, false);

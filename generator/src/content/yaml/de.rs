@@ -737,10 +737,19 @@ impl<'de> de::MapAccess<'de> for MapDe<'de, '_, '_> {
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
         match self.value.take() {
             Some(Pending::Entry(key, node)) => {
-                let child = self
-                    .parent
-                    .child(node, child_path(&self.parent.path, &key.name));
-                seed.deserialize(child)
+                let path = child_path(&self.parent.path, &key.name);
+                let span = node.span;
+                let child = self.parent.child(node, path.clone());
+                // A value's own rule (a time zone, a status) broken after it was
+                // read is the value's error, at its line.
+                seed.deserialize(child).map_err(|mut e| {
+                    if e.span.is_none() && e.missing.is_none() {
+                        e.span = Some(span);
+                        e.path = path;
+                        return self.parent.state.record(e);
+                    }
+                    e
+                })
             }
             Some(Pending::Absent) => seed.deserialize(Phantom).map_err(Error::silenced),
             None => Err(Error::silenced(de::Error::custom(

@@ -247,6 +247,9 @@ fn ordinal(n: usize) -> String {
 fn singular(name: &str) -> String {
     if let Some(stem) = name.strip_suffix("ies") {
         format!("{stem}y")
+    } else if let Some(stem) = name.strip_suffix("es").filter(|s| s.ends_with("ias")) {
+        // `aliases` → `alias`.
+        stem.to_string()
     } else if let Some(stem) = name.strip_suffix('s').filter(|s| !s.ends_with('s')) {
         stem.to_string()
     } else if name.is_empty() {

@@ -1,0 +1,415 @@
+//! The publish step, between load and references: which pages a build holds back
+//! (drafts, scheduled, closed), and each collection's listings with the pages
+//! that show them. A listing is a collection's entries in its order, all or
+//! filtered (a category, the upcoming or past events, an office's or a team's
+//! jobs), cut into pages of the collection's `per_page`: the first at
+//! `/insights/` (or `/insights/category/cloud/`), the others at `…/page/2/`.
+//! Pages of a listing that no content file is are made here, with the layout
+//! `listing`.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use super::publishing::{slug, Clock, CollectionKind, Filter, ListingPlace, Unpublished};
+use super::{Content, Page};
+use crate::diagnostics::Diagnostic;
+
+/// Every listing of the site, and where each of its pages is.
+#[derive(Debug, Default)]
+pub struct Listings {
+    pub lists: Vec<List>,
+    /// Each listing page's address: its list and its number.
+    at: HashMap<String, (usize, usize)>,
+    /// Each list by collection and filter.
+    by_filter: HashMap<(String, Filter), usize>,
+}
+
+/// One listing: a collection's entries, all or filtered, in order.
+#[derive(Debug, Clone, Serialize)]
+pub struct List {
+    pub collection: String,
+    pub kind: CollectionKind,
+    pub filter: Filter,
+    /// The address of its first page.
+    pub first: String,
+    /// The entries' addresses, in the listing's order.
+    pub entries: Vec<String>,
+    pub per_page: usize,
+}
+
+impl List {
+    /// How many pages it takes: at least one, which says that there is nothing.
+    pub fn pages(&self) -> usize {
+        self.entries.len().div_ceil(self.per_page).max(1)
+    }
+
+    /// The entries of page `n` (from 1).
+    pub fn page(&self, n: usize) -> &[String] {
+        let start = (n.saturating_sub(1) * self.per_page).min(self.entries.len());
+        let end = (start + self.per_page).min(self.entries.len());
+        &self.entries[start..end]
+    }
+
+    pub fn place(&self, number: usize) -> ListingPlace {
+        ListingPlace {
+            collection: self.collection.clone(),
+            filter: self.filter.clone(),
+            number,
+            pages: self.pages(),
+            first: self.first.clone(),
+        }
+    }
+}
+
+impl Listings {
+    /// The listing page at `route`, and its number.
+    pub fn at(&self, route: &str) -> Option<(&List, usize)> {
+        self.at.get(route).map(|&(i, n)| (&self.lists[i], n))
+    }
+
+    /// A collection's listing: all of its entries (an events collection's
+    /// upcoming ones), or those of `filter`.
+    pub fn list(&self, collection: &str, filter: &Filter) -> Option<&List> {
+        self.by_filter
+            .get(&(collection.to_string(), filter.clone()))
+            .map(|&i| &self.lists[i])
+    }
+
+    /// The lists of a collection filtered one way (`category`, `office`, `team`),
+    /// by name.
+    pub fn facets(&self, collection: &str, by: &str) -> Vec<&List> {
+        let mut found: Vec<&List> = self
+            .lists
+            .iter()
+            .filter(|l| l.collection == collection && l.filter.by() == by)
+            .collect();
+        found.sort_by(|a, b| a.filter.value().cmp(b.filter.value()));
+        found
+    }
+}
+
+impl Filter {
+    /// What it filters by: `all`, `category`, `upcoming`, `past`, `office`, `team`.
+    pub fn by(&self) -> &'static str {
+        match self {
+            Filter::All => "all",
+            Filter::Category(_) => "category",
+            Filter::Upcoming => "upcoming",
+            Filter::Past => "past",
+            Filter::Office(_) => "office",
+            Filter::Team(_) => "team",
+        }
+    }
+
+    /// The category, office or team it keeps; empty for the others.
+    pub fn value(&self) -> &str {
+        match self {
+            Filter::Category(v) | Filter::Office(v) | Filter::Team(v) => v,
+            _ => "",
+        }
+    }
+}
+
+/// A page the build holds back, and why.
+#[derive(Debug, Clone)]
+pub struct Held {
+    pub route: String,
+    pub source: String,
+    pub why: Unpublished,
+}
+
+/// What the publish step did: the pages held back (left out unless the build
+/// shows drafts), or the pages whose addresses a listing needs.
+pub struct Published {
+    pub held: Vec<Held>,
+}
+
+/// Finds the held pages, makes the listings and the pages that show them, and,
+/// unless `drafts`, leaves the held pages out of `content`. `made` keeps the
+/// pages made by earlier builds of `site serve`, so an unchanged one is the same
+/// `Arc` (and is not rendered again).
+pub fn publish(
+    content: &mut Content,
+    drafts: bool,
+    clock: &Clock,
+    made: &mut HashMap<String, Arc<Page>>,
+) -> Result<Published, Vec<Diagnostic>> {
+    let held: Vec<Held> = content
+        .pages
+        .iter()
+        .filter_map(|p| {
+            Some(Held {
+                route: p.route.clone(),
+                source: p.source.clone(),
+                why: p.unpublished.clone()?,
+            })
+        })
+        .collect();
+    let shown = |p: &Page| drafts || p.unpublished.is_none();
+    let now = clock
+        .now
+        .with_timezone(&chrono::Utc)
+        .format("%Y-%m-%dT%H:%M:%SZ")
+        .to_string();
+    let mut lists = Vec::new();
+    for collection in &content.config.collections {
+        let entries: Vec<&Page> = content
+            .pages
+            .iter()
+            .map(|p| p.as_ref())
+            .filter(|p| p.collection() == Some(collection.name.as_str()) && shown(p))
+            .collect();
+        lists.extend(lists_of(collection, entries, &now));
+    }
+    let mut listings = Listings::default();
+    let routes: HashMap<String, usize> = content
+        .pages
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.route.clone(), i))
+        .collect();
+    let mut errors = Vec::new();
+    let mut new_pages = Vec::new();
+    let mut kept = HashMap::new();
+    for (i, list) in lists.iter().enumerate() {
+        listings
+            .by_filter
+            .insert((list.collection.clone(), list.filter.clone()), i);
+        for n in 1..=list.pages() {
+            let place = list.place(n);
+            let route = place.page_url(n);
+            listings.at.insert(route.clone(), (i, n));
+            if let Some(&at) = routes.get(&route) {
+                // A collection's own index page is the first page of its listing.
+                let first_of_index =
+                    n == 1 && matches!(list.filter, Filter::All | Filter::Upcoming);
+                if !first_of_index {
+                    errors.push(Diagnostic::new(
+                        content.pages[at].source.clone(),
+                        format!(
+                            "this page's address {route} is also page {n} of the {} listing{}: rename the file",
+                            list.collection,
+                            described(&list.filter)
+                        ),
+                    ));
+                }
+                continue;
+            }
+            let index = routes
+                .get(&format!("/{}/", list.collection))
+                .map(|&at| content.pages[at].as_ref());
+            let page = listing_page(index, list, n, &route);
+            let page = match made.remove(&route) {
+                Some(before) if same(&before, &page) => before,
+                _ => Arc::new(page),
+            };
+            kept.insert(route, page.clone());
+            new_pages.push(page);
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    *made = kept;
+    content.pages.extend(new_pages);
+    if !drafts {
+        content.pages.retain(|p| p.unpublished.is_none());
+    }
+    content
+        .pages
+        .sort_by(|a, b| a.route.cmp(&b.route).then_with(|| a.source.cmp(&b.source)));
+    listings.lists = lists;
+    content.listings = Arc::new(listings);
+    Ok(Published { held })
+}
+
+fn described(filter: &Filter) -> String {
+    match filter {
+        Filter::All | Filter::Upcoming => String::new(),
+        Filter::Past => " (past events)".into(),
+        other => format!(" ({} `{}`)", other.by(), other.value()),
+    }
+}
+
+fn same(a: &Page, b: &Page) -> bool {
+    a.route == b.route
+        && a.title == b.title
+        && a.description == b.description
+        && a.layout == b.layout
+        && a.source == b.source
+}
+
+/// A collection's listings, each in its order: articles and jobs newest first;
+/// events to come soonest first, and past events most recent first.
+fn lists_of(
+    collection: &super::publishing::Collection,
+    mut entries: Vec<&Page>,
+    now: &str,
+) -> Vec<List> {
+    let base = format!("/{}/", collection.name);
+    let list = |filter: Filter, first: String, entries: Vec<String>| List {
+        collection: collection.name.clone(),
+        kind: collection.kind,
+        filter,
+        first,
+        entries,
+        per_page: collection.per_page,
+    };
+    let routes = |pages: &[&Page]| pages.iter().map(|p| p.route.clone()).collect::<Vec<_>>();
+    // Each value's list, in the order the entries came, by its slug (two
+    // spellings of one category are one page).
+    let grouped = |entries: &[&Page], key: &dyn Fn(&Page) -> Option<String>| {
+        let mut groups: Vec<(String, String, Vec<String>)> = Vec::new();
+        for p in entries {
+            let Some(value) = key(p) else { continue };
+            let s = slug(&value);
+            match groups.iter_mut().find(|(slug, _, _)| *slug == s) {
+                Some(g) => g.2.push(p.route.clone()),
+                None => groups.push((s, value, vec![p.route.clone()])),
+            }
+        }
+        groups
+    };
+    match collection.kind {
+        CollectionKind::Articles | CollectionKind::Jobs => {
+            entries.sort_by(|a, b| b.date.cmp(&a.date).then_with(|| a.route.cmp(&b.route)));
+            let mut lists = vec![list(Filter::All, base.clone(), routes(&entries))];
+            let facets: Vec<(
+                &str,
+                Box<dyn Fn(&Page) -> Option<String>>,
+                fn(String) -> Filter,
+            )> = match collection.kind {
+                CollectionKind::Articles => vec![(
+                    "category",
+                    Box::new(|p: &Page| p.article.as_ref().map(|a| a.category.clone())),
+                    Filter::Category,
+                )],
+                _ => vec![
+                    (
+                        "office",
+                        Box::new(|p: &Page| p.job.as_ref().map(|j| j.location.clone())),
+                        Filter::Office,
+                    ),
+                    (
+                        "team",
+                        Box::new(|p: &Page| p.job.as_ref().map(|j| j.team.clone())),
+                        Filter::Team,
+                    ),
+                ],
+            };
+            for (by, key, filter) in facets {
+                for (s, value, routes) in grouped(&entries, key.as_ref()) {
+                    lists.push(list(filter(value), format!("{base}{by}/{s}/"), routes));
+                }
+            }
+            lists
+        }
+        CollectionKind::Events => {
+            let start = |p: &Page| {
+                p.event
+                    .as_ref()
+                    .map(|e| e.start.clone())
+                    .unwrap_or_default()
+            };
+            let (mut past, mut upcoming): (Vec<&Page>, Vec<&Page>) = entries
+                .into_iter()
+                .partition(|p| p.event.as_ref().is_some_and(|e| e.end.as_str() < now));
+            upcoming.sort_by(|a, b| start(a).cmp(&start(b)).then_with(|| a.route.cmp(&b.route)));
+            past.sort_by(|a, b| start(b).cmp(&start(a)).then_with(|| a.route.cmp(&b.route)));
+            vec![
+                list(Filter::Upcoming, base.clone(), routes(&upcoming)),
+                list(Filter::Past, format!("{base}archive/"), routes(&past)),
+            ]
+        }
+    }
+}
+
+/// The page that shows page `n` of `list`, where no content file is.
+fn listing_page(index: Option<&Page>, list: &List, n: usize, route: &str) -> Page {
+    let name = index.map_or_else(|| title_case(&list.collection), |p| p.title.clone());
+    let (title, description) = match (&list.filter, list.kind) {
+        (Filter::All | Filter::Upcoming, _) => (
+            name.clone(),
+            index.map_or_else(
+                || format!("Everything in {name}, newest first."),
+                |p| p.description.clone(),
+            ),
+        ),
+        (Filter::Category(c), _) => (
+            format!("{c} · {name}"),
+            format!("Every {name} article about {c}, newest first."),
+        ),
+        (Filter::Past, _) => (
+            format!("Past events · {name}"),
+            "The events we have held, the most recent first.".to_string(),
+        ),
+        (Filter::Office(o), _) if o == "Remote" => (
+            format!("Remote jobs · {name}"),
+            "Open positions you can hold from home, newest first.".to_string(),
+        ),
+        (Filter::Office(o), _) => (
+            format!("Jobs in {o} · {name}"),
+            format!("Open positions at our {o} office, newest first."),
+        ),
+        (Filter::Team(t), _) => (
+            format!("{t} jobs · {name}"),
+            format!("Open positions in {t}, newest first."),
+        ),
+    };
+    let title = match n {
+        1 => title,
+        _ => format!("{title} · page {n} of {}", list.pages()),
+    };
+    Page {
+        route: route.to_string(),
+        source: index.map_or_else(|| "content/site.yaml".to_string(), |p| p.source.clone()),
+        title,
+        description,
+        layout: "listing".into(),
+        ..Page::default()
+    }
+}
+
+fn title_case(name: &str) -> String {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .map(|c| {
+            c.to_uppercase()
+                .chain(chars)
+                .collect::<String>()
+                .replace('-', " ")
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(n: usize, per_page: usize) -> List {
+        List {
+            collection: "insights".into(),
+            kind: CollectionKind::Articles,
+            filter: Filter::All,
+            first: "/insights/".into(),
+            entries: (0..n).map(|i| format!("/insights/{i}/")).collect(),
+            per_page,
+        }
+    }
+
+    #[test]
+    fn a_listing_is_cut_into_pages_of_its_size() {
+        assert_eq!(list(0, 12).pages(), 1);
+        assert_eq!(list(12, 12).pages(), 1);
+        assert_eq!(list(13, 12).pages(), 2);
+        let l = list(13, 12);
+        assert_eq!(l.page(1).len(), 12);
+        assert_eq!(l.page(2), ["/insights/12/"]);
+        assert!(l.page(3).is_empty());
+        assert_eq!(l.place(2).page_url(2), "/insights/page/2/");
+        assert_eq!(l.place(1).page_url(1), "/insights/");
+    }
+}
