@@ -35,6 +35,17 @@ fn default_per_page() -> usize {
     12
 }
 
+/// How a collection is written in `site.yaml`, for the schema: its folder's
+/// name alone, or the whole mapping.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum CollectionEntry {
+    /// A collection of articles, e.g. `insights`.
+    Name(String),
+    Full(Collection),
+}
+
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum CollectionKind {

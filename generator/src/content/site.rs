@@ -45,6 +45,7 @@ pub struct SiteConfig {
     /// per category and an Atom feed), or `{ name: events, kind: events }`
     /// (`articles`, `events` or `jobs`), with `per_page` for its listing's pages.
     #[serde(default)]
+    #[schemars(with = "Vec<super::publishing::CollectionEntry>")]
     pub collections: Vec<Collection>,
     /// The time zone the build's day is counted in, an IANA name such as
     /// `Asia/Kolkata`: a page dated after today is held back until that day, a job
