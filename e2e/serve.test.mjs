@@ -155,7 +155,7 @@ describe("live preview", () => {
     writeFileSync(index(), good.replace("type: card_grid", "type: carousel"));
     const overlay = page.locator("#site-build-error");
     await overlay.waitFor();
-    assert.match(await overlay.innerText(), /content\/pages\/index\.yaml:\d+:\d+: blocks\[1\]\.type: unknown block type `carousel`/);
+    assert.match(await overlay.innerText(), /content\/pages\/index\.yaml:\d+:\d+: blocks\[1\]\.type \(in the 2nd block\): unknown block type `carousel`/);
     // The last good site is still served, and a page opened now shows the error too.
     await page.reload();
     await overlay.waitFor();
@@ -182,7 +182,7 @@ describe("live preview", () => {
     await panel.waitFor();
     assert.match(
       await panel.innerText(),
-      /content\/pages\/index\.yaml:\d+:\d+: blocks\[\d+\]\.actions\[\d+\]\.href: the link to `\/contcat\/` leads to no page of this site; did you mean `\/contact\/`\?/,
+      /content\/pages\/index\.yaml:\d+:\d+: blocks\[\d+\]\.actions\[\d+\]\.href \([^)]*\): the link to `\/contcat\/` leads to no page of this site; did you mean `\/contact\/`\?/,
     );
     assert.match(server.output(), /warning: content\/pages\/index\.yaml:.*`\/contcat\/` leads to no page/, "the terminal shows it too");
     // The page was rebuilt: a warning does not stop the build.

@@ -3,27 +3,15 @@
 
 /// The known name closest to `word`, if it is close enough to be the one meant:
 /// at most one edit for short words, up to a third of the word for long ones
-/// (a swapped pair of letters counts as one edit).
+/// (a swapped pair of letters counts as one edit). The first of equals wins.
 pub fn nearest<'a>(word: &str, names: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let word = word.to_lowercase();
-    let length = word.chars().count();
-    let allowed = (length / 3).clamp(1, 3);
-    names
-        .into_iter()
-        // The distance is at least the difference in length: most of a long list
-        // (every page's address) is ruled out without measuring it.
-        .filter(|name| name.chars().count().abs_diff(length) <= allowed)
-        .map(|name| {
-            let distance = strsim::osa_distance(&word, &name.to_lowercase());
-            (distance, name)
-        })
-        .filter(|(distance, _)| *distance <= allowed)
-        .min_by_key(|(distance, _)| *distance)
-        .map(|(_, name)| name)
+    let names: Vec<&'a str> = names.into_iter().collect();
+    let place = Index::new(names.iter().copied()).nearest_entry(word)?.place;
+    Some(names[place])
 }
 
-/// A long list of names (every page's address, every file under `public/`) for
-/// many lookups, finding the name [`nearest`] would. Each name is lower-cased,
+/// A list of names, ready for lookups: a long one (every page's address, every
+/// file under `public/`) is indexed once for many. Each name is lower-cased,
 /// counted by character and filed by its length once; a lookup then measures only
 /// names of a close length whose characters could be within reach, since an edit
 /// changes the counts of at most two characters by one.
@@ -86,7 +74,8 @@ impl Index {
         Index { by_length }
     }
 
-    pub fn nearest(&self, word: &str) -> Option<&str> {
+    /// The entry nearest to `word`, within reach.
+    fn nearest_entry(&self, word: &str) -> Option<&Entry> {
         let word = word.to_lowercase();
         let length = word.chars().count();
         let allowed = (length / 3).clamp(1, 3);
@@ -95,24 +84,29 @@ impl Index {
             .range(length.saturating_sub(allowed)..=length + allowed)
             .flat_map(|(_, names)| names)
             .filter(|e| e.counts.distance_at_least(&counts) <= allowed)
-            .map(|e| (strsim::osa_distance(&word, &e.lower), e.place, &e.name))
-            .filter(|(distance, _, _)| *distance <= allowed)
-            .min_by_key(|(distance, place, _)| (*distance, *place))
-            .map(|(_, _, name)| name.as_str())
+            .map(|e| (strsim::osa_distance(&word, &e.lower), e))
+            .filter(|(distance, _)| *distance <= allowed)
+            .min_by_key(|(distance, e)| (*distance, e.place))
+            .map(|(_, e)| e)
+    }
+
+    pub fn nearest(&self, word: &str) -> Option<&str> {
+        self.nearest_entry(word).map(|e| e.name.as_str())
     }
 
     pub fn did_you_mean(&self, word: &str) -> String {
-        self.nearest(word)
-            .map(|n| format!("; did you mean `{n}`?"))
-            .unwrap_or_default()
+        hint(self.nearest(word))
     }
+}
+
+fn hint(name: Option<&str>) -> String {
+    name.map(|n| format!("; did you mean `{n}`?"))
+        .unwrap_or_default()
 }
 
 /// `; did you mean `card_grid`?`, or nothing.
 pub fn did_you_mean<'a>(word: &str, names: impl IntoIterator<Item = &'a str>) -> String {
-    nearest(word, names)
-        .map(|n| format!("; did you mean `{n}`?"))
-        .unwrap_or_default()
+    hint(nearest(word, names))
 }
 
 #[cfg(test)]
@@ -134,7 +128,7 @@ mod tests {
     }
 
     #[test]
-    fn an_index_finds_what_a_scan_finds() {
+    fn the_index_finds_what_measuring_every_name_finds() {
         let routes = [
             "/about/",
             "/About-Us/",
@@ -152,7 +146,17 @@ mod tests {
             "/nothing-like-it/",
             "/y/",
         ] {
-            assert_eq!(index.nearest(word), nearest(word, routes), "{word}");
+            // Every name measured, none ruled out first: what the index must agree with.
+            let lower = word.to_lowercase();
+            let allowed = (lower.chars().count() / 3).clamp(1, 3);
+            let scanned = routes
+                .iter()
+                .map(|r| (strsim::osa_distance(&lower, &r.to_lowercase()), *r))
+                .filter(|(d, _)| *d <= allowed)
+                .min_by_key(|(d, _)| *d)
+                .map(|(_, r)| r);
+            assert_eq!(index.nearest(word), scanned, "{word}");
+            assert_eq!(nearest(word, routes), scanned, "{word}");
         }
         assert_eq!(
             index.did_you_mean("/contakt/"),
