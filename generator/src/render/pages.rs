@@ -79,12 +79,15 @@ pub struct Listing {
     lists: Arc<Listings>,
     /// Each article's collection and place in its listing.
     articles: HashMap<String, (String, usize)>,
+    /// The article each collection's listing leads with, found once: templates
+    /// may ask on every page of a listing.
+    featured: HashMap<String, String>,
 }
 
 impl Listing {
     pub fn new(listed: &[Listed], lists: Arc<Listings>) -> Listing {
         let by_date = by_date(listed);
-        let by_route = by_date
+        let by_route: HashMap<String, usize> = by_date
             .iter()
             .enumerate()
             .map(|(i, p)| (p.route.clone(), i))
@@ -100,11 +103,27 @@ impl Listing {
                     .map(move |(i, route)| (route.clone(), (l.collection.clone(), i)))
             })
             .collect();
+        let featured = lists
+            .lists
+            .iter()
+            .filter(|l| l.kind == CollectionKind::Articles && l.filter == Filter::All)
+            .filter_map(|l| {
+                let is_featured = |r: &&String| {
+                    by_route
+                        .get(*r)
+                        .and_then(|&i| by_date[i].article.as_ref())
+                        .is_some_and(|a| a.featured)
+                };
+                let route = l.entries.iter().find(is_featured).or(l.entries.first())?;
+                Some((l.collection.clone(), route.clone()))
+            })
+            .collect();
         Listing {
             by_date,
             by_route,
             lists,
             articles,
+            featured,
         }
     }
 
@@ -240,14 +259,13 @@ pub fn articles_value(listing: &Listing, collection: &str) -> Value {
 /// else the newest.
 pub fn featured_article(listing: &Listing, collection: &str) -> Value {
     mark_listed();
-    let all = listing.listed(listing.all(collection));
-    let featured = all
-        .iter()
-        .find(|p| p.article.as_ref().is_some_and(|a| a.featured))
-        .or_else(|| all.first());
-    featured.map_or(Value::from(Option::<bool>::None), |p| {
-        Value::from(minijinja::value::Serde(p.clone()))
-    })
+    listing
+        .featured
+        .get(collection)
+        .and_then(|r| listing.by_route.get(r))
+        .map_or(Value::from(Option::<bool>::None), |&i| {
+            Value::from(minijinja::value::Serde(listing.by_date[i].clone()))
+        })
 }
 
 /// The newer and older articles beside `route` in its collection.
