@@ -127,7 +127,8 @@ export async function crawl(origin, { baseUrl = origin, headers = {}, dist, read
 
   const failures = [];
   const responses = new Map();
-  let pages = 0;
+  // Pages by address: `/contact/?subject=…` is the contact page again.
+  const pages = new Set();
   await ready(origin, { headers, timeoutMs: readyTimeoutMs });
   while (queue.length > 0) {
     const url = queue.shift();
@@ -149,7 +150,7 @@ export async function crawl(origin, { baseUrl = origin, headers = {}, dist, read
     const text = () => new TextDecoder().decode(body);
     const path = new URL(url).pathname;
     if (type.startsWith("text/html")) {
-      pages += 1;
+      pages.add(path);
       for (const { url: ref, where } of references(text())) enqueue(ref, url, `${where} on ${path}`);
     } else if (path === "/sitemap.xml") {
       for (const m of text().matchAll(/<loc>([^<]+)<\/loc>/g)) enqueue(m[1].replaceAll("&amp;", "&"), url, "sitemap.xml");
@@ -172,7 +173,7 @@ export async function crawl(origin, { baseUrl = origin, headers = {}, dist, read
   } catch (e) {
     failures.push({ url: missing, status: `no answer (${e.cause?.code ?? e.message})`, location: null, from });
   }
-  return { pages, urls: seen.size + 1, failures, responses, notFound: missing };
+  return { pages: pages.size, urls: seen.size + 1, failures, responses, notFound: missing };
 }
 
 /** One line per failure. */

@@ -2,9 +2,12 @@
 // own documentation (docs/deploy.md cites it):
 //   cloudflare-pages  /about → 308 /about/, /about/index.html → 308 /about/,
 //                     /404.html → 308 /404; `_headers` rules joined per path;
+//                     `_redirects` lines answered with their status;
 //                     default Cache-Control: public, max-age=0, must-revalidate
-//   netlify           /about → 301 /about/; `_headers` as above; same default
-//   github-pages      /about → 301 /about/; no custom headers; max-age=600
+//   netlify           /about → 301 /about/; `_headers`, `_redirects` as above;
+//                     same default
+//   github-pages      /about → 301 /about/; no custom headers, no redirects (the
+//                     build writes a page at each old address); max-age=600
 //   nginx             not an imitation: the `_nginx.conf` the build writes,
 //                     included in a server block like deploy/nginx/site.conf
 // Every host answers an unknown path with `404.html` and status 404.
@@ -85,8 +88,16 @@ function imitation(dist, profile) {
   const serve = (urlPath, file) =>
     blocks.push(`  location = ${urlPath} {\n${addHeaders(hostHeaders(profile, rules, urlPath))}\n    try_files /${file} =404;\n  }`);
   const redirect = (urlPath, status, to) => blocks.push(`  location = ${urlPath} {\n    return ${status} ${to}$is_args$args;\n  }`);
+  // `_redirects`, as Cloudflare Pages and Netlify read it: `from to status`.
+  const redirects = path.join(dist, "_redirects");
+  if (profile.headersFile && existsSync(redirects)) {
+    for (const line of readFileSync(redirects, "utf8").split("\n")) {
+      const [from, to, status] = line.trim().split(/\s+/);
+      if (from && !from.startsWith("#") && to) redirect(from, status ?? "301", to);
+    }
+  }
   for (const file of walk(dist)) {
-    if (file === "_headers" || file.startsWith(".")) continue;
+    if (file === "_headers" || file === "_redirects" || file.startsWith(".")) continue;
     if (file === "index.html" || file.endsWith("/index.html")) {
       const folder = `/${file.slice(0, -"index.html".length)}`;
       serve(folder, file);

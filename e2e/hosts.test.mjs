@@ -36,6 +36,34 @@ function buildFor(host, production) {
   return out;
 }
 
+/**
+ * The old addresses of a build and where each leads, read in the host's own form:
+ * `_redirects` lines, `_nginx.conf`'s `return`s, or GitHub Pages' pages that send
+ * the visitor on.
+ */
+function movedOf(out) {
+  const moved = [];
+  const redirects = path.join(out, "_redirects");
+  const nginx = path.join(out, "_nginx.conf");
+  if (existsSync(redirects)) {
+    for (const line of readFileSync(redirects, "utf8").split("\n")) {
+      const [from, to, status] = line.trim().split(/\s+/);
+      if (from && !from.startsWith("#") && to) moved.push({ from, to, status: Number(status ?? 301) });
+    }
+  } else if (existsSync(nginx)) {
+    for (const m of readFileSync(nginx, "utf8").matchAll(/location = (\S+) \{\n\s+return (30\d) (\S+);/g)) {
+      moved.push({ from: m[1], to: m[3], status: Number(m[2]) });
+    }
+  } else {
+    for (const p of servedPaths(out).filter((p) => p.endsWith("/"))) {
+      const html = readFileSync(path.join(out, p, "index.html"), "utf8");
+      const to = html.match(/<meta http-equiv="refresh" content="0; url=([^"]+)">/)?.[1];
+      if (to) moved.push({ from: p, to, status: 200 });
+    }
+  }
+  return moved;
+}
+
 const SECURITY = ["content-security-policy", "x-content-type-options", "x-frame-options", "referrer-policy", "permissions-policy", "cross-origin-opener-policy"];
 
 /** Each way the site is served: nginx as each host, and workerd as Cloudflare Pages. */
@@ -65,7 +93,9 @@ for (const { name, host, production, start } of PROFILES) {
       t.diagnostic(`${name}: crawled ${result.pages} pages and ${result.urls} internal URLs (${servedPaths(out).length} files of the build)`);
       assert.deepEqual(describeFailures(result.failures), []);
       const sitemap = readFileSync(path.join(out, "sitemap.xml"), "utf8").match(/<loc>/g).length;
-      assert.equal(result.pages, sitemap, "every page of the sitemap was reached");
+      // On GitHub Pages, each old address is a page of its own that sends the visitor on.
+      const forwarding = host === "github-pages" ? movedOf(out).length : 0;
+      assert.equal(result.pages, sitemap + forwarding, "every page of the sitemap was reached");
       for (const p of servedPaths(out)) assert.ok(result.responses.has(server.url + p), `${p} was fetched`);
       const scripts = [...result.responses.keys()].filter((u) => /\/assets\/islands\/(Header|ContactForm|Toaster|RoleSelector)-\w+\.js$/.test(u));
       assert.ok(scripts.length >= 4, "the island scripts named in data-component were reached");
@@ -86,6 +116,35 @@ for (const { name, host, production, start } of PROFILES) {
       const r = await fetch(server.url + "/about", { redirect: "manual" });
       assert.equal(r.status, host === "cloudflare-pages" ? 308 : 301);
       assert.equal(r.headers.get("location"), "/about/");
+    });
+
+    test("every old address answers with one hop to where it leads", async (t) => {
+      const moved = movedOf(out);
+      // The content's own: an alias of a YAML page, one of an article, site.yaml's redirects.
+      for (const [from, to] of [["/about-us/", "/about/"], ["/insights/ai-ready-enterprise-2026/", "/insights/ai-ready-enterprise/"], ["/jobs/", "/careers/"]]) {
+        assert.ok(moved.some((m) => m.from === from && m.to.endsWith(to)), `${from} → ${to} is in the build`);
+      }
+      for (const { from, to, status } of moved) {
+        const r = await fetch(server.url + from, { redirect: "manual" });
+        const body = await r.text();
+        let target = r.headers.get("location");
+        if (host === "github-pages") {
+          assert.equal(r.status, 200, from);
+          target = body.match(/<meta http-equiv="refresh" content="0; url=([^"]+)">/)?.[1];
+          assert.match(body, new RegExp(`<link rel="canonical" href="${to.replace(/[.?]/g, "\\$&")}">`), from);
+        } else {
+          assert.equal(r.status, status, from);
+        }
+        assert.equal(target, to, from);
+        // One hop: where it leads answers at once.
+        const page = new URL(target, BASE_URL);
+        if (page.origin === BASE_URL) {
+          const there = await fetch(server.url + page.pathname, { redirect: "manual" });
+          await there.arrayBuffer();
+          assert.equal(there.status, 200, `${from} → ${target}`);
+        }
+      }
+      t.diagnostic(`${name}: ${moved.length} old addresses, each answered with one hop to a page that answers 200`);
     });
 
     test("an unknown address gets 404.html with status 404", async () => {
@@ -132,15 +191,15 @@ for (const { name, host, production, start } of PROFILES) {
       });
     } else if (!production) {
       test("every page and asset gets the site's headers, and HTML is revalidated", () => {
-        let html = 0;
+        const html = new Set(); // pages by address: a query is the same page
         for (const [url, r] of result.responses) {
           for (const name of SECURITY) assert.ok(r.headers.get(name), `${url}: ${name}`);
           const cache = r.headers.get("cache-control");
           if (new URL(url).pathname.startsWith("/assets/")) assert.equal(cache, "public, max-age=31536000, immutable", url);
           else assert.equal(cache, "public, max-age=0, must-revalidate", url);
-          if (r.status === 200 && (r.headers.get("content-type") ?? "").startsWith("text/html")) html += 1;
+          if (r.status === 200 && (r.headers.get("content-type") ?? "").startsWith("text/html")) html.add(new URL(url).pathname);
         }
-        assert.equal(html, result.pages);
+        assert.equal(html.size, result.pages);
       });
     }
 

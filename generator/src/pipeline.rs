@@ -670,7 +670,8 @@ fn collect_files(
             )
         })
         .collect();
-    let redirects = output::redirects::files(settings.host, &moved, base_url);
+    let redirects =
+        output::redirects::files(settings.host, &moved, base_url, &settings.render.head);
     let calendars = output::calendar::files(&content.config, base_url, &content.pages);
     let generated = generated
         .into_iter()

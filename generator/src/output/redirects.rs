@@ -9,8 +9,10 @@ use crate::output::hosts::Host;
 use crate::render::canonical_url;
 
 /// The files that carry the redirects for `host` (nginx's go into `_nginx.conf`,
-/// see [`nginx`]).
-pub fn files(host: Host, moved: &[Moved], base_url: &str) -> Vec<(String, String)> {
+/// see [`nginx`]). `head` is what every page's head carries on a host that sends
+/// no headers of its own (the policies as `<meta>`), which the pages that send
+/// the visitor on carry too.
+pub fn files(host: Host, moved: &[Moved], base_url: &str, head: &str) -> Vec<(String, String)> {
     if moved.is_empty() {
         return Vec::new();
     }
@@ -18,7 +20,14 @@ pub fn files(host: Host, moved: &[Moved], base_url: &str) -> Vec<(String, String
         Host::CloudflarePages | Host::Netlify => vec![("_redirects".into(), redirects_file(moved))],
         Host::GithubPages => moved
             .iter()
-            .map(|m| (page_file(&m.from), refresh_page(m, base_url)))
+            .map(|m| {
+                let page = refresh_page(m, base_url);
+                let page = match head {
+                    "" => page,
+                    head => crate::render::text::insert_in_head(&page, head),
+                };
+                (page_file(&m.from), page)
+            })
             .collect(),
         Host::Nginx => Vec::new(),
     }
@@ -105,7 +114,7 @@ mod tests {
 
     #[test]
     fn cloudflare_and_netlify_read_one_line_per_form() {
-        let files = files(Host::Netlify, &moved(), "https://www.example.org");
+        let files = files(Host::Netlify, &moved(), "https://www.example.org", "");
         assert_eq!(files[0].0, "_redirects");
         assert!(files[0]
             .1
@@ -124,7 +133,12 @@ mod tests {
 
     #[test]
     fn github_pages_gets_a_page_that_sends_the_visitor_on() {
-        let files = files(Host::GithubPages, &moved(), "https://www.example.org");
+        let files = files(
+            Host::GithubPages,
+            &moved(),
+            "https://www.example.org",
+            r#"<meta name="referrer" content="no-referrer">"#,
+        );
         assert_eq!(files[0].0, "about-us/index.html");
         let page = &files[0].1;
         assert!(page.contains(
@@ -132,5 +146,9 @@ mod tests {
         ));
         assert!(page.contains(r#"<link rel="canonical" href="https://www.example.org/about/">"#));
         assert!(page.contains(r#"<meta name="robots" content="noindex">"#));
+        // The policies every page carries on a host without headers.
+        assert!(
+            page.contains(r#"<meta charset="utf-8"><meta name="referrer" content="no-referrer">"#)
+        );
     }
 }
