@@ -176,6 +176,9 @@ fn nginx_conf(rules: &[Rule], default_cache_control: &str) -> String {
     out.push_str(&format!(
         "location = /{NGINX_CONF} {{\n    return 404;\n}}\n"
     ));
+    // Debian's mime.types has no type for calendar files; a `types` block here
+    // would replace all of them, so the type is the default of their location.
+    out.push_str("location ~* \\.ics$ {\n    default_type \"text/calendar; charset=utf-8\";\n}\n");
     let mut prefixes: Vec<&Rule> = rules
         .iter()
         .filter(|r| r.pattern != "/*" && r.pattern.ends_with("/*"))
