@@ -258,51 +258,26 @@ fn lists_of(
         per_page: collection.per_page,
     };
     let routes = |pages: &[&Page]| pages.iter().map(|p| p.route.clone()).collect::<Vec<_>>();
-    // Each value's list, in the order the entries came, by its slug (two
-    // spellings of one category are one page).
-    let grouped = |entries: &[&Page], key: &dyn Fn(&Page) -> Option<String>| {
-        let mut groups: Vec<(String, String, Vec<String>)> = Vec::new();
-        for p in entries {
-            let Some(value) = key(p) else { continue };
-            let s = slug(&value);
-            match groups.iter_mut().find(|(slug, _, _)| *slug == s) {
-                Some(g) => g.2.push(p.route.clone()),
-                None => groups.push((s, value, vec![p.route.clone()])),
-            }
-        }
-        groups
-    };
     match collection.kind {
         CollectionKind::Articles | CollectionKind::Jobs => {
             entries.sort_by(|a, b| b.date.cmp(&a.date).then_with(|| a.route.cmp(&b.route)));
             let mut lists = vec![list(Filter::All, base.clone(), routes(&entries))];
-            let facets: Vec<(
-                &str,
-                Box<dyn Fn(&Page) -> Option<String>>,
-                fn(String) -> Filter,
-            )> = match collection.kind {
-                CollectionKind::Articles => vec![(
-                    "category",
-                    Box::new(|p: &Page| p.article.as_ref().map(|a| a.category.clone())),
-                    Filter::Category,
-                )],
+            let facets = match collection.kind {
+                CollectionKind::Articles => vec![facet(&entries, Filter::Category, |p| {
+                    p.article.as_ref().map(|a| a.category.as_str())
+                })],
                 _ => vec![
-                    (
-                        "office",
-                        Box::new(|p: &Page| p.job.as_ref().map(|j| j.location.clone())),
-                        Filter::Office,
-                    ),
-                    (
-                        "team",
-                        Box::new(|p: &Page| p.job.as_ref().map(|j| j.team.clone())),
-                        Filter::Team,
-                    ),
+                    facet(&entries, Filter::Office, |p| {
+                        p.job.as_ref().map(|j| j.location.as_str())
+                    }),
+                    facet(&entries, Filter::Team, |p| {
+                        p.job.as_ref().map(|j| j.team.as_str())
+                    }),
                 ],
             };
-            for (by, key, filter) in facets {
-                for (s, value, routes) in grouped(&entries, key.as_ref()) {
-                    lists.push(list(filter(value), format!("{base}{by}/{s}/"), routes));
-                }
+            for (filter, slug, routes) in facets.into_iter().flatten() {
+                let first = format!("{base}{}/{slug}/", filter.by());
+                lists.push(list(filter, first, routes));
             }
             lists
         }
@@ -324,6 +299,30 @@ fn lists_of(
             ]
         }
     }
+}
+
+/// The entries of each value `value_of` gives (a category, an office, a team),
+/// in the entries' order, as that value's filter, slug and entries. Two spellings
+/// with one slug (`Cloud & AI`, `cloud-ai`) are one list, named as first written.
+fn facet(
+    entries: &[&Page],
+    filter: fn(String) -> Filter,
+    value_of: impl Fn(&Page) -> Option<&str>,
+) -> Vec<(Filter, String, Vec<String>)> {
+    let mut lists: Vec<(Filter, String, Vec<String>)> = Vec::new();
+    let mut by_slug: HashMap<String, usize> = HashMap::new();
+    for page in entries {
+        let Some(value) = value_of(page) else {
+            continue;
+        };
+        let s = slug(value);
+        let at = *by_slug.entry(s.clone()).or_insert_with(|| {
+            lists.push((filter(value.to_string()), s, Vec::new()));
+            lists.len() - 1
+        });
+        lists[at].2.push(page.route.clone());
+    }
+    lists
 }
 
 /// The page that shows page `n` of `list`, where no content file is.

@@ -176,9 +176,6 @@ fn nginx_conf(rules: &[Rule], default_cache_control: &str) -> String {
     out.push_str(&format!(
         "location = /{NGINX_CONF} {{\n    return 404;\n}}\n"
     ));
-    // Debian's mime.types has no type for calendar files; a `types` block here
-    // would replace all of them, so the type is the default of their location.
-    out.push_str("location ~* \\.ics$ {\n    default_type \"text/calendar; charset=utf-8\";\n}\n");
     let mut prefixes: Vec<&Rule> = rules
         .iter()
         .filter(|r| r.pattern != "/*" && r.pattern.ends_with("/*"))
@@ -197,18 +194,25 @@ fn nginx_conf(rules: &[Rule], default_cache_control: &str) -> String {
         }
         out.push_str("}\n");
     }
-    out.push_str("location / {\n");
-    for h in &site_wide {
-        add(&mut out, h);
+    // Debian's mime.types has no type for calendar files, and a `types` block
+    // here would replace all of them: their location gives theirs as its default.
+    for (location, extra) in [
+        ("/", ""),
+        ("~* \\.ics$", "    default_type \"text/calendar; charset=utf-8\";\n"),
+    ] {
+        out.push_str(&format!("location {location} {{\n{extra}"));
+        for h in &site_wide {
+            add(&mut out, h);
+        }
+        add(
+            &mut out,
+            &(
+                "Cache-Control".to_string(),
+                default_cache_control.to_string(),
+            ),
+        );
+        out.push_str("}\n");
     }
-    add(
-        &mut out,
-        &(
-            "Cache-Control".to_string(),
-            default_cache_control.to_string(),
-        ),
-    );
-    out.push_str("}\n");
     out
 }
 
