@@ -19,6 +19,8 @@ const validators = {
   page: schema("page"),
   "front-matter": schema("front-matter"),
   article: schema("article"),
+  event: schema("event"),
+  job: schema("job"),
 };
 
 function files(dir) {
@@ -29,12 +31,15 @@ function files(dir) {
   });
 }
 
-/** The collections of a site root, from its site.yaml. */
+/** The schema of each collection's entries, by folder, from a site root's site.yaml. */
 function collections(siteRoot) {
+  const schemaOf = { articles: "article", events: "event", jobs: "job" };
   try {
-    return parse(readFileSync(join(siteRoot, "content", "site.yaml"), "utf8"))?.collections ?? [];
+    const listed = parse(readFileSync(join(siteRoot, "content", "site.yaml"), "utf8"))?.collections ?? [];
+    // A collection is its folder's name, or `{ name, kind }`.
+    return new Map(listed.map((c) => (typeof c === "string" ? [c, "article"] : [c.name, schemaOf[c.kind ?? "articles"]])));
   } catch {
-    return [];
+    return new Map();
   }
 }
 
@@ -52,7 +57,7 @@ function problems(rel, text, inCollections) {
       const m = /^---\r?\n([\s\S]*?)\r?\n?---\r?\n/.exec(text);
       if (!m) return ["no front matter"];
       const folder = rel.split("/").slice(1, -1).join("/");
-      kind = inCollections.includes(folder) ? "article" : "front-matter";
+      kind = inCollections.get(folder) ?? "front-matter";
       data = parse(m[1]);
     } else {
       return [];

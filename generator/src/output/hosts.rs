@@ -198,7 +198,10 @@ fn nginx_conf(rules: &[Rule], default_cache_control: &str) -> String {
     // here would replace all of them: their location gives theirs as its default.
     for (location, extra) in [
         ("/", ""),
-        ("~* \\.ics$", "    default_type \"text/calendar; charset=utf-8\";\n"),
+        (
+            "~* \\.ics$",
+            "    default_type \"text/calendar; charset=utf-8\";\n",
+        ),
     ] {
         out.push_str(&format!("location {location} {{\n{extra}"));
         for h in &site_wide {

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use schemars::{schema_for, Schema};
 
+use crate::content::entries::{EventMatter, JobMatter};
 use crate::content::page::{ArticleMatter, FrontMatter, PageHead};
 use crate::content::SiteConfig;
 
@@ -29,6 +30,8 @@ pub fn schemas() -> Vec<(&'static str, Schema)> {
         ("page.schema.json", schema_for!(PageHead)),
         ("front-matter.schema.json", schema_for!(FrontMatter)),
         ("article.schema.json", schema_for!(ArticleMatter)),
+        ("event.schema.json", schema_for!(EventMatter)),
+        ("job.schema.json", schema_for!(JobMatter)),
     ]
 }
 

@@ -26,11 +26,21 @@ pub fn markdown(schemas: &[(&'static str, Schema)]) -> String {
             .unwrap_or(Value::Null)
     };
     let page = find("page.schema.json");
-    let defs = page
-        .get("$defs")
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
+    // The parts and values of every kind of page, each described once.
+    let mut defs = serde_json::Map::new();
+    for file in [
+        "page.schema.json",
+        "front-matter.schema.json",
+        "article.schema.json",
+        "event.schema.json",
+        "job.schema.json",
+    ] {
+        if let Some(found) = find(file).get("$defs").and_then(Value::as_object) {
+            for (name, def) in found {
+                defs.entry(name.clone()).or_insert_with(|| def.clone());
+            }
+        }
+    }
     let mut out = String::new();
     out.push_str(
         "# Content reference\n\n\
@@ -43,6 +53,7 @@ pub fn markdown(schemas: &[(&'static str, Schema)]) -> String {
          - [Parts](#parts): what blocks share (buttons, pictures, cards …)\n\
          - [Markdown pages](#markdown-pages): `content/pages/**/*.md`\n\
          - [Article pages](#article-pages): Markdown pages in a collection's folder\n\
+         - [Event pages](#event-pages) and [Job postings](#job-postings): entries of collections of kind `events` and `jobs`\n\
          - [Site](#site): `content/site.yaml`\n\n",
     );
     out.push_str("## Pages\n\nA file `content/pages/about.yaml` is the page `/about/`.\n\n");
@@ -112,6 +123,16 @@ pub fn markdown(schemas: &[(&'static str, Schema)]) -> String {
             "Article pages",
             "article.schema.json",
             "A Markdown file directly in the folder of a collection named in `site.yaml` (`collections: [insights]`) is an article: `content/pages/insights/my-article.md` is `/insights/my-article/`. Its listing, the previous and next links and the feed `/insights/feed.xml` follow by themselves.",
+        ),
+        (
+            "Event pages",
+            "event.schema.json",
+            "A Markdown file in the folder of a collection of kind `events` (`{ name: events, kind: events }`) is an event: its page offers a calendar file, and it moves from the upcoming events to `/events/archive/` once it has ended.",
+        ),
+        (
+            "Job postings",
+            "job.schema.json",
+            "A Markdown file in the folder of a collection of kind `jobs` (`{ name: careers, kind: jobs }`) is a job posting: listed newest first, with a page per office and per team, until its `valid_through` day has passed.",
         ),
         ("Site", "site.schema.json", "`content/site.yaml`: the company, navigation, footer and how the site is built."),
     ] {
