@@ -215,7 +215,9 @@ impl EmploymentType {
 pub struct Salary {
     /// The currency's three-letter code, e.g. `GBP`.
     pub currency: String,
+    /// The least it pays, in whole units of the currency, e.g. `65000`.
     pub min: u64,
+    /// The most it pays, at least `min`, e.g. `80000`.
     pub max: u64,
     /// `year`, `month` or `hour`.
     pub per: SalaryUnit,
