@@ -172,6 +172,14 @@ impl Listing {
         let optional = |k: Option<usize>| k.map_or(Value::from(()), |k| Value::from(url(k)));
         map([
             ("collection", Value::from(list.collection.clone())),
+            (
+                "kind",
+                Value::from(match list.kind {
+                    CollectionKind::Articles => "articles",
+                    CollectionKind::Events => "events",
+                    CollectionKind::Jobs => "jobs",
+                }),
+            ),
             ("by", Value::from(list.filter.by())),
             ("value", Value::from(list.filter.value())),
             ("number", Value::from(n)),
