@@ -124,14 +124,13 @@ impl Default for Status {
 }
 
 impl<'de> Deserialize<'de> for Status {
+    /// Checked where it is written (`values::check_status`), so a wrong one is
+    /// reported with the file's other mistakes.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let code = u16::deserialize(d)?;
-        match code {
-            301 | 302 | 307 | 308 => Ok(Status(code)),
-            _ => Err(de::Error::custom(format!(
-                "a redirect's status is 301 (moved for good), 302 (moved for now), 307 or 308, not {code}"
-            ))),
-        }
+        #[derive(Deserialize)]
+        #[serde(rename = "site.status")]
+        struct Written(u16);
+        Written::deserialize(d).map(|Written(code)| Status(code))
     }
 }
 
@@ -185,20 +184,13 @@ impl TimeZone {
 }
 
 impl<'de> Deserialize<'de> for TimeZone {
+    /// Checked where it is written (`values::check_timezone`), so a wrong one is
+    /// reported with the file's other mistakes.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let name = String::deserialize(d)?;
-        match name.parse::<chrono_tz::Tz>() {
-            Ok(_) => Ok(TimeZone(name)),
-            Err(_) => {
-                let hint = crate::suggest::did_you_mean(
-                    &name,
-                    chrono_tz::TZ_VARIANTS.iter().map(|tz| tz.name()),
-                );
-                Err(de::Error::custom(format!(
-                    "`{name}` is not a time zone: write its IANA name, such as `Asia/Kolkata` or `Europe/London`{hint}"
-                )))
-            }
-        }
+        #[derive(Deserialize)]
+        #[serde(rename = "site.timezone")]
+        struct Written(String);
+        Written::deserialize(d).map(|Written(name)| TimeZone(name.trim().to_string()))
     }
 }
 

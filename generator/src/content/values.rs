@@ -22,6 +22,8 @@ pub enum Kind {
     Image,
     Markdown,
     Layout,
+    TimeZone,
+    Status,
 }
 
 impl Kind {
@@ -35,6 +37,8 @@ impl Kind {
             "site.image" => Kind::Image,
             "site.markdown" => Kind::Markdown,
             "site.layout" => Kind::Layout,
+            "site.timezone" => Kind::TimeZone,
+            "site.status" => Kind::Status,
             _ => return None,
         })
     }
@@ -92,6 +96,30 @@ pub fn check(kind: Kind, text: &str) -> Result<Vec<Found>, String> {
         }
         Kind::Image => check_image(text).map(|t| t.map(found).into_iter().collect()),
         Kind::Markdown => markdown_links(text).map_err(|mistake| mistake.message),
+        Kind::TimeZone => check_timezone(text.trim()).map(|()| Vec::new()),
+        Kind::Status => check_status(text.trim()).map(|_| Vec::new()),
+    }
+}
+
+/// An IANA time zone, such as `Asia/Kolkata`.
+pub fn check_timezone(name: &str) -> Result<(), String> {
+    if name.parse::<chrono_tz::Tz>().is_ok() {
+        return Ok(());
+    }
+    let hint =
+        crate::suggest::did_you_mean(name, chrono_tz::TZ_VARIANTS.iter().map(|tz| tz.name()));
+    Err(format!(
+        "`{name}` is not a time zone: write its IANA name, such as `Asia/Kolkata` or `Europe/London`{hint}"
+    ))
+}
+
+/// A redirect's status: 301, 302, 307 or 308.
+pub fn check_status(text: &str) -> Result<u16, String> {
+    match text.parse::<u16>() {
+        Ok(code @ (301 | 302 | 307 | 308)) => Ok(code),
+        _ => Err(format!(
+            "a redirect's status is 301 (moved for good), 302 (moved for now), 307 or 308, not {text}"
+        )),
     }
 }
 
