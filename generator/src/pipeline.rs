@@ -167,10 +167,17 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
     let Weighed { weights, warnings } =
         stages.time("weigh", || weigh(&content, &pages.pages, options, warnings))?;
     let count = pages.pages.len();
-    let redirects = content::publishing::redirects(&content.pages, &content.config.redirects);
     let written = stages.time("write", || {
         write(
-            root, options, &content, &settings, &bundle, pages, staging, session,
+            root,
+            options,
+            &content,
+            &settings,
+            &bundle,
+            pages,
+            &published.redirects,
+            staging,
+            session,
         )
     })?;
     session.retire(content);
@@ -191,7 +198,7 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
         production: settings.production,
         held: published.held,
         drafts: options.drafts,
-        redirects,
+        redirects: published.redirects,
     })
 }
 
@@ -523,6 +530,7 @@ fn write(
     settings: &Resolved,
     bundle: &Bundle,
     pages: Pages,
+    moved: &[content::publishing::Moved],
     staging: Option<output::Staging>,
     session: &mut Session,
 ) -> Stage<Written> {
@@ -532,6 +540,7 @@ fn write(
         settings,
         bundle,
         pages,
+        moved,
         session.written.is_some(),
     )
     .map_err(|e| vec![output_diagnostic(root, &e)])?;
@@ -599,6 +608,7 @@ fn collect_files(
     settings: &Resolved,
     bundle: &Bundle,
     pages: Pages,
+    moved: &[content::publishing::Moved],
     serving: bool,
 ) -> Result<Files, output::Error> {
     let Pages { pages, not_found } = pages;
@@ -647,8 +657,7 @@ fn collect_files(
         ("sitemap.xml", sitemap::sitemap(base_url, &content.pages)),
         ("robots.txt", sitemap::robots(base_url)),
     ];
-    let moved = content::publishing::redirects(&content.pages, &content.config.redirects);
-    generated.extend(settings.host.config_files(&settings.rules, &moved));
+    generated.extend(settings.host.config_files(&settings.rules, moved));
     // A feed for each collection of articles, and one for each of its categories.
     let feeds: Vec<(String, String)> = content
         .listings
@@ -670,8 +679,7 @@ fn collect_files(
             )
         })
         .collect();
-    let redirects =
-        output::redirects::files(settings.host, &moved, base_url, &settings.render.head);
+    let redirects = output::redirects::files(settings.host, moved, base_url, &settings.render.head);
     let calendars = output::calendar::files(&content.config, base_url, &content.pages);
     let generated = generated
         .into_iter()

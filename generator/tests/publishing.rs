@@ -30,8 +30,8 @@ fn news_site(per_page: usize) -> Site {
     site
 }
 
-#[test]
-fn drafts_and_articles_dated_ahead_are_held_back_until_their_day() {
+/// The news collection with one article out and one draft.
+fn news_site_with_a_draft() -> Site {
     let site = news_site(12);
     site.write(
         "content/pages/news/out.md",
@@ -41,6 +41,12 @@ fn drafts_and_articles_dated_ahead_are_held_back_until_their_day() {
         "content/pages/news/draft.md",
         &article("Draft", "2026-01-11", "Research", "draft: true\n"),
     );
+    site
+}
+
+#[test]
+fn drafts_and_articles_dated_ahead_are_held_back_until_their_day() {
+    let site = news_site_with_a_draft();
     site.write(
         "content/pages/news/ahead.md",
         &article("Ahead", "2099-01-01", "Research", ""),
@@ -90,15 +96,7 @@ fn drafts_and_articles_dated_ahead_are_held_back_until_their_day() {
 
 #[test]
 fn a_drafts_build_shows_them_with_their_badge_but_never_to_search_engines() {
-    let site = news_site(12);
-    site.write(
-        "content/pages/news/out.md",
-        &article("Out", "2026-01-10", "Research", ""),
-    );
-    site.write(
-        "content/pages/news/draft.md",
-        &article("Draft", "2026-01-11", "Research", "draft: true\n"),
-    );
+    let site = news_site_with_a_draft();
     let mut options = site.options();
     options.drafts = true;
     let report = site.build_ok_with(&options);

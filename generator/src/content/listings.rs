@@ -120,10 +120,13 @@ pub struct Held {
     pub why: Unpublished,
 }
 
-/// What the publish step did: the pages held back (left out unless the build
-/// shows drafts), or the pages whose addresses a listing needs.
+/// What the publish step found: the pages held back (left out unless the build
+/// shows drafts), and the addresses that redirect.
 pub struct Published {
     pub held: Vec<Held>,
+    /// Every address that redirects, from the built pages' aliases and
+    /// `site.yaml`'s `redirects`.
+    pub redirects: Vec<super::publishing::Moved>,
 }
 
 /// Finds the held pages, makes the listings and the pages that show them, and,
@@ -222,7 +225,8 @@ pub fn publish(
         .sort_by(|a, b| a.route.cmp(&b.route).then_with(|| a.source.cmp(&b.source)));
     listings.lists = lists;
     content.listings = Arc::new(listings);
-    Ok(Published { held })
+    let redirects = super::publishing::redirects(&content.pages, &content.config.redirects);
+    Ok(Published { held, redirects })
 }
 
 fn described(filter: &Filter) -> String {
