@@ -46,11 +46,13 @@ setup: node_modules/.installed
 deploy-setup: deploy/node_modules/.installed
 
 # Debian packages the tests use, each named by a file it installs: Chromium for
-# the browser tests, PostgreSQL for the storage policies, nginx (with its brotli
+# the browser tests, PostgreSQL (bookworm's 15) and pg_cron for the storage and
+# messages policies, nginx (with its brotli
 # module) for serving the site as each host does, an SSH server and rsync for the
 # nginx deploy. Installed when missing and we are root.
 DEBIAN_PACKAGES := chromium:$(CHROMIUM) \
   postgresql:/usr/lib/postgresql/*/bin/postgres \
+  postgresql-15-cron:/usr/lib/postgresql/*/lib/pg_cron.so \
   nginx:/usr/sbin/nginx \
   libnginx-mod-http-brotli-static:/usr/lib/nginx/modules/ngx_http_brotli_static_module.so \
   openssh-server:/usr/sbin/sshd \
@@ -144,7 +146,7 @@ unit-ts: setup
 	  --format=esm --outbase=islands --outdir=.site/unit --out-extension:.js=.mjs --log-level=warning
 	node --test $$(find .site/unit -name '*.test.mjs' | sort)
 
-# The production storage migration against a real PostgreSQL.
+# The production migrations (storage, messages) against a real PostgreSQL.
 storage-policies: setup packages
 	node --test 'supabase/tests/*.test.mjs'
 

@@ -16,12 +16,13 @@ import {
   type Fields,
 } from "./lib/contact.ts";
 import type { ContactFormProps } from "./ContactForm.props.ts";
+import { insertMessage, messageRow, waitBeforeSending } from "./lib/messages.ts";
 import { checkStorageConfig, uploadAttachment } from "./lib/storage.ts";
 import { showToast } from "./lib/toasts.ts";
 
 type Status = "editing" | "submitting" | "sent";
 
-const ORDER: (keyof Fields)[] = ["name", "email", "subject", "message", "agree"];
+const ORDER: (keyof Fields)[] = ["name", "email", "phone", "company", "subject", "message", "agree"];
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -52,11 +53,12 @@ function Field(props: { id: string; label: string; required?: boolean; error?: s
 }
 
 /**
- * The contact form. The message itself is not sent anywhere: after a simulated
- * delivery delay it is written to the console, with the URL of the optional image
- * attachment, which is uploaded to the storage API first.
+ * The contact form. The optional image is uploaded to the storage API first. With
+ * `messages: "console"` the message is not sent anywhere: after a simulated
+ * delivery delay it is written to the console. With `"supabase"` it is inserted
+ * into the project's `contact_messages` table, and written to the console too.
  */
-export default function ContactForm({ storage }: ContactFormProps) {
+export default function ContactForm({ storage, messages }: ContactFormProps) {
   const [ready, setReady] = useState(false);
   const [fields, setFields] = useState<Fields>(EMPTY_FIELDS);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -121,19 +123,41 @@ export default function ContactForm({ storage }: ContactFormProps) {
       return;
     }
     setStatus("submitting");
-    let attachmentUrl: string | null = null;
+    const fail = (error: unknown) => {
+      const message = error instanceof Error && error.message ? error.message : MESSAGES.failed.fallback;
+      showToast({ title: MESSAGES.failed.title, description: message, variant: "destructive" });
+      setStatus("editing");
+    };
+    let attachment: { key: string; url: string } | null = null;
     if (file) {
       try {
-        attachmentUrl = await uploadAttachment(storage, file);
+        attachment = await uploadAttachment(storage, file);
       } catch (error) {
-        const message = error instanceof Error && error.message ? error.message : MESSAGES.failed.fallback;
-        showToast({ title: MESSAGES.failed.title, description: message, variant: "destructive" });
-        setStatus("editing");
+        fail(error);
         return;
       }
     }
-    await wait(SEND_DELAY_MS);
-    console.log(`Contact form submission: ${JSON.stringify({ ...fields, attachmentUrl })}`);
+    if (messages === "supabase") {
+      // The request itself stands in for the simulated delay; a visitor quicker
+      // than the table's minimum waits out the rest of it.
+      await wait(waitBeforeSending(performance.now()));
+      const trap = form.current ? new FormData(form.current).get("website") : "";
+      const row = messageRow(fields, {
+        attachment,
+        page: window.location.pathname,
+        fillMs: performance.now(),
+        trap: typeof trap === "string" ? trap : "",
+      });
+      try {
+        await insertMessage(storage, row, window.location.origin);
+      } catch (error) {
+        fail(error);
+        return;
+      }
+    } else {
+      await wait(SEND_DELAY_MS);
+    }
+    console.log(`Contact form submission: ${JSON.stringify({ ...fields, attachmentUrl: attachment?.url ?? null })}`);
     showToast(MESSAGES.sent);
     setFields(EMPTY_FIELDS);
     clearFile();
@@ -163,11 +187,11 @@ export default function ContactForm({ storage }: ContactFormProps) {
         <Field id="contact-email" label="Email Address" required error={errors.email}>
           <input id="contact-email" name="email" type="email" autoComplete="email" required value={fields.email} onChange={set("email")} aria-invalid={!!errors.email} aria-describedby={describedBy("contact-email", "email")} />
         </Field>
-        <Field id="contact-phone" label="Phone Number">
-          <input id="contact-phone" name="phone" type="tel" autoComplete="tel" value={fields.phone} onChange={set("phone")} />
+        <Field id="contact-phone" label="Phone Number" error={errors.phone}>
+          <input id="contact-phone" name="phone" type="tel" autoComplete="tel" value={fields.phone} onChange={set("phone")} aria-invalid={!!errors.phone} aria-describedby={describedBy("contact-phone", "phone")} />
         </Field>
-        <Field id="contact-company" label="Company Name">
-          <input id="contact-company" name="company" type="text" autoComplete="organization" value={fields.company} onChange={set("company")} />
+        <Field id="contact-company" label="Company Name" error={errors.company}>
+          <input id="contact-company" name="company" type="text" autoComplete="organization" value={fields.company} onChange={set("company")} aria-invalid={!!errors.company} aria-describedby={describedBy("contact-company", "company")} />
         </Field>
       </div>
       <Field id="contact-subject" label="Subject" required error={errors.subject}>
@@ -189,6 +213,14 @@ export default function ContactForm({ storage }: ContactFormProps) {
           </p>
         )}
       </Field>
+      {messages === "supabase" && (
+        // The honeypot: people never see or reach it; scripts that fill every
+        // field do, and the table refuses their message.
+        <div className="contact-form__trap" aria-hidden="true">
+          <label htmlFor="contact-website">Leave this field empty</label>
+          <input id="contact-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+        </div>
+      )}
       <div className={errors.agree ? "field field--check field--invalid" : "field field--check"}>
         <input id="contact-agree" name="agree" type="checkbox" required checked={fields.agree} onChange={set("agree")} aria-invalid={!!errors.agree} aria-describedby={errors.agree ? "contact-agree-error" : undefined} />
         <label htmlFor="contact-agree">

@@ -24,6 +24,23 @@ pub enum Command {
     /// Write the content files' JSON Schemas (schemas/) and the content
     /// reference (docs/content.md), generated from the models the build reads.
     Schema(SchemaArgs),
+    /// Show the contact messages `site serve` received (.site/messages/), or
+    /// write the Supabase migration of the messages' table.
+    Messages(MessagesArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct MessagesArgs {
+    /// The site root.
+    #[arg(long, default_value = ".")]
+    pub root: PathBuf,
+    /// Print the messages as JSON, one object per line, oldest first.
+    #[arg(long)]
+    pub json: bool,
+    /// Write supabase/migrations/…_contact_messages.sql from the table's rules and
+    /// contact.retention_months in content/site.yaml, instead.
+    #[arg(long)]
+    pub write_migration: bool,
 }
 
 #[derive(Debug, Args)]

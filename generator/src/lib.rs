@@ -16,6 +16,7 @@ pub mod diagnostics;
 pub mod images;
 mod json_lines;
 pub(crate) mod lines;
+pub mod messages;
 pub mod output;
 pub mod pipeline;
 pub mod render;

@@ -12,6 +12,7 @@ fn main() {
         cli::Command::Serve(args) => cmd::serve::run(args),
         cli::Command::Check(args) => cmd::check::run(args),
         cli::Command::Schema(args) => cmd::schema::run(args),
+        cli::Command::Messages(args) => cmd::messages::run(args),
     };
     if !ok {
         std::process::exit(1);

@@ -4,6 +4,7 @@ import {
   checkAttachment,
   EMPTY_FIELDS,
   MAX_ATTACHMENT_BYTES,
+  MAX_LENGTH,
   MAX_QUERY_SUBJECT,
   safeFileName,
   storageEndpoint,
@@ -122,4 +123,17 @@ test("an overlong subject is cut, at a word when it can be", () => {
   assert.equal(subjectFromQuery(`?subject=${encodeURIComponent(exact + " more")}`), exact);
   // A cut never splits a character made of two UTF-16 units.
   assert.equal(subjectFromQuery(`?subject=${encodeURIComponent("😀".repeat(200))}`), "😀".repeat(MAX_QUERY_SUBJECT));
+});
+
+test("each text field is bounded, in characters as the table counts them", () => {
+  const at = (n: number) => "é".repeat(n);
+  assert.deepEqual(validate({ ...filled, message: at(MAX_LENGTH.message) }), {});
+  assert.match(validate({ ...filled, message: at(MAX_LENGTH.message + 1) }).message ?? "", /5,000 characters/);
+  // An emoji is one character, though two UTF-16 units.
+  assert.deepEqual(validate({ ...filled, name: "😀".repeat(MAX_LENGTH.name) }), {});
+  assert.ok(validate({ ...filled, name: "😀".repeat(MAX_LENGTH.name + 1) }).name);
+  assert.ok(validate({ ...filled, phone: "1".repeat(MAX_LENGTH.phone + 1) }).phone);
+  assert.ok(validate({ ...filled, company: at(MAX_LENGTH.company + 1) }).company);
+  assert.ok(validate({ ...filled, subject: at(MAX_LENGTH.subject + 1) }).subject);
+  assert.ok(validate({ ...filled, email: `${"a".repeat(250)}@example.com` }).email);
 });

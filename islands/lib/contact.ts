@@ -35,17 +35,35 @@ export const EMPTY_FIELDS: Fields = {
 
 export type FieldErrors = Partial<Record<keyof Fields, string>>;
 
-// The same rule browsers apply to <input type="email">.
-const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+// The same rule browsers apply to <input type="email">, and the messages' table.
+export const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+
+/**
+ * The longest value of each text field, in characters: the bounds the messages'
+ * table enforces too (generator/src/messages/policy.rs; a test holds them equal).
+ */
+export const MAX_LENGTH = { name: 200, email: 254, phone: 50, company: 200, subject: 200, message: 5000 } as const;
+
+/** Characters as PostgreSQL counts them: code points, not UTF-16 units. */
+export const characters = (s: string) => Array.from(s).length;
+
+const tooLong = (key: keyof typeof MAX_LENGTH, label: string) =>
+  `Please shorten your ${label} to ${MAX_LENGTH[key].toLocaleString("en")} characters or fewer.`;
 
 /** What is missing or wrong, field by field; empty when the form can be sent. */
 export function validate(fields: Fields): FieldErrors {
   const errors: FieldErrors = {};
+  const long = (key: keyof typeof MAX_LENGTH) => characters(fields[key].trim()) > MAX_LENGTH[key];
   if (!fields.name.trim()) errors.name = "Please enter your full name.";
+  else if (long("name")) errors.name = tooLong("name", "name");
   if (!fields.email.trim()) errors.email = "Please enter your email address.";
-  else if (!EMAIL.test(fields.email.trim())) errors.email = "Please enter a valid email address, like name@company.com.";
+  else if (long("email") || !EMAIL.test(fields.email.trim())) errors.email = "Please enter a valid email address, like name@company.com.";
+  if (long("phone")) errors.phone = tooLong("phone", "phone number");
+  if (long("company")) errors.company = tooLong("company", "company name");
   if (!fields.subject.trim()) errors.subject = "Please enter a subject.";
+  else if (long("subject")) errors.subject = tooLong("subject", "subject");
   if (!fields.message.trim()) errors.message = "Please enter your message.";
+  else if (long("message")) errors.message = tooLong("message", "message");
   if (!fields.agree) errors.agree = "Please agree to the Privacy Policy so we can contact you.";
   return errors;
 }

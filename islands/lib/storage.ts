@@ -17,8 +17,8 @@ export function checkStorageConfig(config: StorageConfig, origin: string): { ok:
   return { ok: true, endpoint };
 }
 
-/** Uploads `file` at `public/<now>_<name>` without overwriting; resolves to its public URL. */
-export async function uploadAttachment(config: StorageConfig, file: File, now: number = Date.now()): Promise<string> {
+/** Uploads `file` at `public/<now>_<name>` without overwriting; resolves to its key and public URL. */
+export async function uploadAttachment(config: StorageConfig, file: File, now: number = Date.now()): Promise<{ key: string; url: string }> {
   const { StorageClient } = await import("@supabase/storage-js");
   const client = new StorageClient(storageEndpoint(config.url, window.location.origin), {
     apikey: config.anonKey,
@@ -30,5 +30,5 @@ export async function uploadAttachment(config: StorageConfig, file: File, now: n
     upsert: false,
   });
   if (error) throw error;
-  return bucket.getPublicUrl(data.path).data.publicUrl;
+  return { key: data.path, url: bucket.getPublicUrl(data.path).data.publicUrl };
 }

@@ -20,6 +20,9 @@ function binaries() {
   if (versions.length === 0) {
     throw new Error("PostgreSQL is not installed: `make test` installs Debian's postgresql package when run as root");
   }
+  if (!existsSync(path.join(base, versions[0], "lib", "pg_cron.so"))) {
+    throw new Error(`pg_cron is not installed: \`make test\` installs Debian's postgresql-${versions[0]}-cron package when run as root`);
+  }
   return path.join(base, versions[0], "bin");
 }
 
@@ -45,6 +48,9 @@ export async function startPostgres() {
   const [postgres, args] = command(path.join(bin, "postgres"), [
     "-D", data, "-p", String(port), "-k", dir,
     "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "full_page_writes=off",
+    // The messages' retention job is a pg_cron job, as on Supabase.
+    "-c", "shared_preload_libraries=pg_cron", "-c", "cron.database_name=postgres",
+    "-c", "max_connections=200",
   ]);
   const server = spawn(postgres, args, { stdio: ["ignore", "ignore", "pipe"] });
   let log = "";

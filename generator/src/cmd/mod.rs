@@ -2,5 +2,6 @@
 
 pub mod build;
 pub mod check;
+pub mod messages;
 pub mod schema;
 pub mod serve;

@@ -240,6 +240,11 @@ pub fn storage_settings(root: &Path) -> site::Storage {
     crate::content::settings::storage_with_environment(site_yaml_section(root, "storage"))
 }
 
+/// `site.yaml`'s `contact.messages` and `contact.retention_months`.
+pub fn message_settings(root: &Path) -> site::MessageSettings {
+    site_yaml_section(root, "contact")
+}
+
 /// `site.yaml`'s `timeouts`, read on their own: the bundle starts before the
 /// content is loaded.
 pub fn timeouts(root: &Path) -> site::Timeouts {

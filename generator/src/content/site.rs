@@ -292,6 +292,60 @@ pub struct Contact {
     pub phone: String,
     /// The main e-mail address.
     pub email: String,
+    /// Where the contact form's messages go: `console` (the default: the browser's
+    /// console only) or `supabase`, the `contact_messages` table of the storage's
+    /// Supabase project (docs/deploy.md).
+    #[serde(default)]
+    pub messages: Messages,
+    /// How long messages are kept in that table before a nightly job deletes them,
+    /// in months (1 to 120). Default: 12. The privacy policy should say the same.
+    #[serde(default = "default_retention_months")]
+    #[schemars(range(min = 1, max = 120))]
+    pub retention_months: u32,
+}
+
+/// Where the contact form's messages go.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Messages {
+    /// Written to the browser's console only.
+    #[default]
+    Console,
+    /// Inserted into the `contact_messages` table of the Supabase project.
+    Supabase,
+}
+
+impl Messages {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Messages::Console => "console",
+            Messages::Supabase => "supabase",
+        }
+    }
+}
+
+pub const MAX_RETENTION_MONTHS: u32 = 120;
+
+pub fn default_retention_months() -> u32 {
+    12
+}
+
+/// `contact.messages` and `contact.retention_months`, read on their own (by
+/// `site serve` and `site messages`), with the defaults when absent.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct MessageSettings {
+    pub messages: Messages,
+    pub retention_months: u32,
+}
+
+impl Default for MessageSettings {
+    fn default() -> Self {
+        MessageSettings {
+            messages: Messages::Console,
+            retention_months: default_retention_months(),
+        }
+    }
 }
 
 /// Where the contact form uploads attachments. An empty `url` means the site's own

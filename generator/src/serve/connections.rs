@@ -44,8 +44,8 @@ pub async fn serve(
             let Ok(slot) = slots.clone().acquire_owned().await else {
                 return Ok(());
             };
-            let stream = match listener.accept().await {
-                Ok((stream, _)) => stream,
+            let (stream, peer) = match listener.accept().await {
+                Ok(accepted) => accepted,
                 Err(e) if transient(&e) => {
                     // Out of file descriptors, or a client gone before it was
                     // accepted: wait a moment rather than spin.
@@ -55,8 +55,12 @@ pub async fn serve(
                 Err(e) => return Err(e),
             };
             let _ = stream.set_nodelay(true);
+            // The peer's address, for the messages' per-address limit.
+            let app = app
+                .clone()
+                .layer(axum::Extension(axum::extract::ConnectInfo(peer)));
             let connection =
-                http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+                http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app));
             tokio::spawn(async move {
                 let _ = connection.await;
                 drop(slot);

@@ -17,6 +17,7 @@ use axum::Router;
 
 use crate::content;
 use crate::diagnostics::{self, Diagnostic};
+use crate::messages;
 use crate::pipeline::{self, Report, Session};
 use crate::storage::{self, Bucket, Store};
 use files::Files;
@@ -54,6 +55,8 @@ pub enum Error {
     Root(PathBuf, std::io::Error),
     #[error("cannot prepare the storage folder .site/storage: {0}")]
     Storage(std::io::Error),
+    #[error("cannot prepare the messages folder .site/messages: {0}")]
+    Messages(crate::messages::InboxError),
     #[error("{0}")]
     Watch(String),
     #[error("cannot start the server runtime: {0}")]
@@ -96,6 +99,10 @@ where
     );
 
     let store = Arc::new(storage_for(&build_options, &*on_event)?);
+    let backend = Arc::new(messages::http::Backend {
+        inbox: messages::Inbox::open(&build_options.root).map_err(Error::Messages)?,
+        anon_key: store.anon_key.clone(),
+    });
     let (tx, rx) = mpsc::channel();
     let _watcher = watch::watch(&build_options.root, DEBOUNCE, tx).map_err(Error::Watch)?;
     {
@@ -125,7 +132,7 @@ where
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        connections::serve(listener, app(live, files, store), shutdown)
+        connections::serve(listener, app(live, files, store, backend), shutdown)
             .await
             .map_err(Error::Stopped)
     })
@@ -155,13 +162,21 @@ fn storage_for(options: &pipeline::Options, on_event: &dyn Fn(Event)) -> Result<
     .map_err(Error::Storage)
 }
 
-fn app(live: Arc<Live>, files: Arc<Files>, store: Arc<Store>) -> Router {
+fn app(
+    live: Arc<Live>,
+    files: Arc<Files>,
+    store: Arc<Store>,
+    backend: Arc<messages::http::Backend>,
+) -> Router {
     let live_routes = Router::new()
         .route(live::EVENTS_PATH, get(live::events))
         .route(live::SCRIPT_PATH, get(live::script))
         .with_state(live);
     let site = Router::new().fallback(files::serve).with_state(files);
-    live_routes.merge(storage::http::router(store)).merge(site)
+    live_routes
+        .merge(storage::http::router(store))
+        .merge(messages::http::router(backend))
+        .merge(site)
 }
 
 /// The warnings panel of the last build, kept while the warnings stay the same:

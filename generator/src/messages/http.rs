@@ -1,0 +1,359 @@
+//! The insert PostgREST serves for `contact_messages`, as the contact form sends
+//! it: `POST /rest/v1/contact_messages` with the `apikey` header and a JSON object
+//! (or an array of them). A row is decided as PostgreSQL decides it with the
+//! migration applied, in its order: the columns PostgREST knows, the public's
+//! column grants, each value's type, the rate-limit trigger, the row-level
+//! security policy, NOT NULL, then the CHECK constraints by name. A refusal has
+//! PostgREST's status and body (`{"code","details","hint","message"}`); an accepted
+//! row answers 201 with no body, as PostgREST's default `return=minimal` does.
+//! Reading the table is refused as the missing SELECT grant refuses it.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::any;
+use axum::Router;
+
+use super::policy::{self, Refusal, Value, COLUMNS, TABLE};
+use super::{Inbox, Row};
+
+/// The largest request body: a message is at most a few tens of kilobytes.
+const BODY_LIMIT: usize = 1024 * 1024;
+
+/// What the server needs to decide a request.
+pub struct Backend {
+    pub inbox: Inbox,
+    pub anon_key: String,
+}
+
+pub fn router(backend: Arc<Backend>) -> Router {
+    Router::new()
+        .route("/rest/v1/{table}", any(table))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(backend)
+}
+
+/// A refusal as PostgREST sends it.
+struct Error {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+    details: Option<String>,
+    hint: Option<String>,
+}
+
+impl From<Refusal> for Error {
+    fn from(r: Refusal) -> Error {
+        // PostgREST's table: 42501 is 403 for a request that carries a role (the
+        // anon key does), PTxyz is xyz, the rest of a row's refusals 400.
+        let status = match r.code {
+            "42501" => StatusCode::FORBIDDEN,
+            policy::RATE_LIMIT_CODE => StatusCode::TOO_MANY_REQUESTS,
+            _ => StatusCode::BAD_REQUEST,
+        };
+        Error {
+            status,
+            code: r.code,
+            message: r.message,
+            details: r.details,
+            hint: None,
+        }
+    }
+}
+
+impl Error {
+    fn pgrst(status: StatusCode, code: &'static str, message: String) -> Error {
+        Error {
+            status,
+            code,
+            message,
+            details: None,
+            hint: None,
+        }
+    }
+}
+
+impl IntoResponse for Error {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({
+            "code": self.code,
+            "details": self.details,
+            "hint": self.hint,
+            "message": self.message,
+        });
+        let mut response = (self.status, body.to_string()).into_response();
+        response.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json; charset=utf-8"),
+        );
+        cors(response)
+    }
+}
+
+fn cors(mut response: Response) -> Response {
+    response.headers_mut().insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
+    response
+}
+
+async fn table(
+    State(backend): State<Arc<Backend>>,
+    Path(name): Path<String>,
+    request: Request,
+) -> Response {
+    use axum::http::Method;
+    let (parts, body) = request.into_parts();
+    let (method, headers) = (parts.method, parts.headers);
+    if method == Method::OPTIONS {
+        return preflight(&headers);
+    }
+    let peer = parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(a)| *a);
+    let body = match axum::body::to_bytes(body, BODY_LIMIT).await {
+        Ok(bytes) => bytes,
+        Err(_) => {
+            return Error::pgrst(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "PGRST413",
+                format!("The request body is larger than {BODY_LIMIT} bytes"),
+            )
+            .into_response()
+        }
+    };
+    let answer = (|| {
+        authorize(&backend, &headers)?;
+        if name != TABLE {
+            return Err(Error::pgrst(
+                StatusCode::NOT_FOUND,
+                "PGRST205",
+                format!("Could not find the table 'public.{name}' in the schema cache"),
+            ));
+        }
+        match method {
+            Method::POST => {
+                let address = sender(&headers, peer);
+                insert(&backend, &headers, &body, address)
+            }
+            // No SELECT, UPDATE or DELETE grant: PostgreSQL refuses before RLS.
+            Method::GET | Method::HEAD | Method::PATCH | Method::DELETE | Method::PUT => {
+                Err(policy::permission_denied().into())
+            }
+            _ => Err(Error::pgrst(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "PGRST117",
+                format!("Unsupported HTTP method: {method}"),
+            )),
+        }
+    })();
+    match answer {
+        Ok(()) => cors((StatusCode::CREATED, "").into_response()),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// Supabase's gateway wants the project's key in `apikey`.
+fn authorize(backend: &Backend, headers: &HeaderMap) -> Result<(), Error> {
+    match headers.get("apikey").map(|v| v.to_str().unwrap_or("")) {
+        None => Err(Error {
+            hint: Some("No `apikey` request header or url param was found.".into()),
+            ..Error::pgrst(
+                StatusCode::UNAUTHORIZED,
+                "PGRST301",
+                "No API key found in request".into(),
+            )
+        }),
+        Some(key) if key.trim() == backend.anon_key.trim() => Ok(()),
+        Some(_) => Err(Error {
+            hint: Some("Double check the provided API key".into()),
+            ..Error::pgrst(
+                StatusCode::UNAUTHORIZED,
+                "PGRST301",
+                "Invalid API key".into(),
+            )
+        }),
+    }
+}
+
+fn preflight(headers: &HeaderMap) -> Response {
+    let mut response = StatusCode::NO_CONTENT.into_response();
+    let h = response.headers_mut();
+    h.insert(
+        header::ACCESS_CONTROL_ALLOW_METHODS,
+        HeaderValue::from_static("GET,HEAD,POST,PATCH,DELETE,OPTIONS"),
+    );
+    if let Some(requested) = headers.get(header::ACCESS_CONTROL_REQUEST_HEADERS) {
+        h.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, requested.clone());
+    }
+    h.insert(
+        header::ACCESS_CONTROL_MAX_AGE,
+        HeaderValue::from_static("3600"),
+    );
+    cors(response)
+}
+
+/// The sender's address as the migration's trigger reads it: the first address
+/// of X-Forwarded-For, else the connection's own.
+fn sender(headers: &HeaderMap, peer: Option<SocketAddr>) -> Option<String> {
+    let forwarded = headers
+        .get("x-forwarded-for")
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.split(',').next().unwrap_or("").trim().to_string())
+        .filter(|v| !v.is_empty());
+    forwarded.or_else(|| peer.map(|p| p.ip().to_string()))
+}
+
+fn insert(
+    backend: &Backend,
+    headers: &HeaderMap,
+    body: &[u8],
+    address: Option<String>,
+) -> Result<(), Error> {
+    let json: serde_json::Value = serde_json::from_slice(body).map_err(|e| {
+        Error::pgrst(
+            StatusCode::BAD_REQUEST,
+            "PGRST102",
+            format!("Empty or invalid json: {e}"),
+        )
+    })?;
+    let objects: Vec<&serde_json::Map<String, serde_json::Value>> = match &json {
+        serde_json::Value::Object(o) => vec![o],
+        serde_json::Value::Array(items) => items
+            .iter()
+            .map(|i| i.as_object())
+            .collect::<Option<_>>()
+            .ok_or_else(|| {
+                Error::pgrst(
+                    StatusCode::BAD_REQUEST,
+                    "PGRST102",
+                    "All object keys must match".into(),
+                )
+            })?,
+        _ => {
+            return Err(Error::pgrst(
+                StatusCode::BAD_REQUEST,
+                "PGRST102",
+                "Empty or invalid json".into(),
+            ))
+        }
+    };
+    let keys: Vec<&String> = objects
+        .first()
+        .map(|o| o.keys().collect())
+        .unwrap_or_default();
+    if objects.iter().any(|o| o.keys().collect::<Vec<_>>() != keys) {
+        return Err(Error::pgrst(
+            StatusCode::BAD_REQUEST,
+            "PGRST102",
+            "All object keys must match".into(),
+        ));
+    }
+    // PostgREST's schema cache knows the columns; a name it lacks is its error.
+    for key in &keys {
+        if policy::column_named(key).is_none() {
+            return Err(Error::pgrst(
+                StatusCode::BAD_REQUEST,
+                "PGRST204",
+                format!("Could not find the '{key}' column of '{TABLE}' in the schema cache"),
+            ));
+        }
+    }
+    // Privileges are checked before a row is read: a column without a grant, or
+    // a representation asked back (RETURNING needs SELECT).
+    let wants_rows = headers
+        .get_all("prefer")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|p| p.trim() == "return=representation");
+    if wants_rows
+        || keys
+            .iter()
+            .any(|k| policy::column_named(k).is_some_and(|c| !c.anon_insert))
+    {
+        return Err(policy::permission_denied().into());
+    }
+
+    let mut rows = Vec::with_capacity(objects.len());
+    for object in &objects {
+        rows.push(read_row(object)?);
+    }
+    let now = Instant::now();
+    let rate_keys: Vec<Vec<String>> = rows.iter().map(|r| rate_keys(r, &address)).collect();
+    // The trigger runs before the policy and the constraints.
+    if !backend.inbox.may_admit(&rate_keys, now) {
+        return Err(policy::rate_limited().into());
+    }
+    for row in &rows {
+        let get = |name: &str| row.get(name).cloned().unwrap_or(Value::Null);
+        let trap = get("website");
+        if !policy::passes_insert_policy(&trap, &get("fill_ms")) {
+            return Err(policy::refused_by_policy().into());
+        }
+        if let Some(r) = policy::not_null_violation(&get) {
+            return Err(r.into());
+        }
+        if let Some(r) = policy::check_violation(&get) {
+            return Err(r.into());
+        }
+    }
+    // Counted only now, as a refused row's count rolls back with it.
+    if !backend.inbox.admit(&rate_keys, now) {
+        return Err(policy::rate_limited().into());
+    }
+    for row in &rows {
+        backend.inbox.store(row).map_err(|e| {
+            eprintln!("messages: {e}");
+            Error::pgrst(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "XX000",
+                "the message could not be stored".into(),
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// A row with the given values read as their columns' types, and the rest their
+/// defaults, as PostgreSQL fills them.
+fn read_row(object: &serde_json::Map<String, serde_json::Value>) -> Result<Row, Error> {
+    let mut row = Row::new();
+    for c in COLUMNS {
+        let value = match object.get(c.name) {
+            Some(json) => policy::read_value(c.ty, json)?,
+            None => match c.name {
+                "id" => Value::Text(uuid::Uuid::new_v4().to_string()),
+                "received_at" => Value::Text(now_rfc3339()),
+                _ => match c.default {
+                    Some(d) => Value::Text(d.trim_matches('\'').to_string()),
+                    None => Value::Null,
+                },
+            },
+        };
+        row.insert(c.name.to_string(), value);
+    }
+    Ok(row)
+}
+
+fn now_rfc3339() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
+}
+
+/// The trigger's keys: the sender's address and the e-mail address, lowercased.
+fn rate_keys(row: &Row, address: &Option<String>) -> Vec<String> {
+    let mut keys = Vec::new();
+    if let Some(a) = address {
+        keys.push(format!("address:{a}"));
+    }
+    if let Some(Value::Text(email)) = row.get("email") {
+        keys.push(format!("email:{}", email.to_lowercase()));
+    }
+    keys
+}

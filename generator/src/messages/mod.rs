@@ -1,0 +1,185 @@
+//! Contact messages: the table the form writes to when `contact.messages` is
+//! `supabase` (`policy.rs`, from which the migration is rendered), and `site
+//! serve`'s own stand-in for it (`http.rs`), which keeps each message it accepts as
+//! one JSON file under `.site/messages/`.
+//!
+//! A message file is written whole in `.site/messages/.tmp/` and renamed into
+//! place, so a reader never sees half of one and a stopped server leaves none.
+
+pub mod http;
+pub mod policy;
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use policy::Value;
+
+/// A stored message: every column, by name.
+pub type Row = BTreeMap<String, Value>;
+
+#[derive(Debug)]
+pub struct Inbox {
+    dir: PathBuf,
+    /// Recent accepted messages per rate-limit key, oldest first.
+    recent: Mutex<Recent>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum InboxError {
+    #[error("cannot write {0}: {1}")]
+    Write(PathBuf, std::io::Error),
+    #[error("cannot read {0}: {1}")]
+    Read(PathBuf, std::io::Error),
+    #[error("{0} is not a message: {1}")]
+    Parse(PathBuf, serde_json::Error),
+}
+
+impl Inbox {
+    /// The inbox of the site at `root`: `.site/messages/`.
+    pub fn open(root: &Path) -> Result<Inbox, InboxError> {
+        let dir = root.join(".site").join("messages");
+        let tmp = dir.join(".tmp");
+        // Parts of messages cut short by a stopped server.
+        let _ = std::fs::remove_dir_all(&tmp);
+        std::fs::create_dir_all(&tmp).map_err(|e| InboxError::Write(tmp.clone(), e))?;
+        Ok(Inbox {
+            dir,
+            recent: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Whether the messages of a request, each with its rate-limit keys, may all
+    /// come now: no key reaches [`policy::RATE_LIMIT`] in the last window.
+    pub fn may_admit(&self, rows: &[Vec<String>], now: Instant) -> bool {
+        let mut recent = self.recent.lock().unwrap_or_else(|p| p.into_inner());
+        forget_old(&mut recent, now);
+        within_limit(&recent, rows)
+    }
+
+    /// As [`Inbox::may_admit`], and when they may, they are counted.
+    pub fn admit(&self, rows: &[Vec<String>], now: Instant) -> bool {
+        let mut recent = self.recent.lock().unwrap_or_else(|p| p.into_inner());
+        forget_old(&mut recent, now);
+        if !within_limit(&recent, rows) {
+            return false;
+        }
+        for key in rows.iter().flatten() {
+            recent.entry(key.clone()).or_default().push_back(now);
+        }
+        true
+    }
+
+    /// Writes `row` as `<received_at>_<id>.json`, atomically.
+    pub fn store(&self, row: &Row) -> Result<PathBuf, InboxError> {
+        let field = |name: &str| {
+            row.get(name)
+                .and_then(Value::text)
+                .unwrap_or("")
+                .to_string()
+        };
+        let stamp: String = field("received_at")
+            .chars()
+            .map(|c| if c == ':' { '-' } else { c })
+            .collect();
+        let name = format!("{stamp}_{}.json", field("id"));
+        let target = self.dir.join(&name);
+        let tmp = self.dir.join(".tmp").join(&name);
+        let text =
+            serde_json::to_string_pretty(row).map_err(|e| InboxError::Parse(target.clone(), e))?;
+        let write = || -> std::io::Result<()> {
+            use std::io::Write;
+            let mut file = std::fs::File::create(&tmp)?;
+            file.write_all(text.as_bytes())?;
+            file.write_all(b"\n")?;
+            file.sync_all()?;
+            std::fs::rename(&tmp, &target)
+        };
+        write().map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            InboxError::Write(target.clone(), e)
+        })?;
+        Ok(target)
+    }
+
+    /// Every stored message, oldest first.
+    pub fn list(root: &Path) -> Result<Vec<Row>, InboxError> {
+        let dir = root.join(".site").join("messages");
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(InboxError::Read(dir, e)),
+        };
+        let mut paths: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        // The names start with the time received.
+        paths.sort();
+        paths
+            .into_iter()
+            .map(|path| {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| InboxError::Read(path.clone(), e))?;
+                serde_json::from_str(&text).map_err(|e| InboxError::Parse(path, e))
+            })
+            .collect()
+    }
+}
+
+type Recent = HashMap<String, VecDeque<Instant>>;
+
+/// Drops what has left the window, so the map holds only current senders.
+fn forget_old(recent: &mut Recent, now: Instant) {
+    let window = Duration::from_secs(policy::RATE_WINDOW_SECONDS);
+    recent.retain(|_, times| {
+        while times
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= window)
+        {
+            times.pop_front();
+        }
+        !times.is_empty()
+    });
+}
+
+fn within_limit(recent: &Recent, rows: &[Vec<String>]) -> bool {
+    let mut wanted: HashMap<&String, usize> = HashMap::new();
+    for key in rows.iter().flatten() {
+        *wanted.entry(key).or_default() += 1;
+    }
+    wanted
+        .into_iter()
+        .all(|(k, n)| recent.get(k).map_or(0, |t| t.len()) + n <= policy::RATE_LIMIT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sender_may_send_the_limit_in_a_window_and_no_more() {
+        let dir = std::env::temp_dir().join(format!("site-inbox-test-{}", std::process::id()));
+        let inbox = Inbox::open(&dir).unwrap();
+        let start = Instant::now();
+        let keys = vec![vec!["address:a".to_string(), "email:x".to_string()]];
+        for _ in 0..policy::RATE_LIMIT {
+            assert!(inbox.may_admit(&keys, start));
+            assert!(inbox.admit(&keys, start));
+        }
+        assert!(!inbox.may_admit(&keys, start));
+        assert!(!inbox.admit(&keys, start));
+        // Another address with the same e-mail is refused too; another of both is not.
+        assert!(!inbox.admit(&[vec!["address:b".into(), "email:x".into()]], start));
+        assert!(inbox.admit(&[vec!["address:b".into(), "email:y".into()]], start));
+        // A request of several messages counts each.
+        let batch = vec![vec!["address:c".to_string()]; policy::RATE_LIMIT + 1];
+        assert!(!inbox.admit(&batch, start));
+        let later = start + Duration::from_secs(policy::RATE_WINDOW_SECONDS);
+        assert!(inbox.admit(&keys, later));
+        // Only current senders are remembered.
+        assert_eq!(inbox.recent.lock().unwrap().len(), 2);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

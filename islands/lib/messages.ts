@@ -1,0 +1,97 @@
+// Delivery of a contact message to the `contact_messages` table of the Supabase
+// project (`contact.messages: supabase`), over PostgREST's plain HTTP: one POST,
+// no client library. The row's rules are the table's (generator/src/messages/).
+
+import type { Fields } from "./contact.ts";
+
+/** Where messages go: the browser's console only, or the Supabase table. */
+export type MessagesMode = "console" | "supabase";
+
+/** The fewest milliseconds from the page's start to a message the table accepts. */
+export const MIN_FILL_MS = 3000;
+
+export type MessageRow = {
+  name: string;
+  email: string;
+  phone: string;
+  company: string;
+  subject: string;
+  message: string;
+  privacy: boolean;
+  attachment_key: string | null;
+  attachment_url: string | null;
+  page: string;
+  fill_ms: number;
+  website: string;
+};
+
+/** The row the form inserts: the fields trimmed, as they were validated. */
+export function messageRow(
+  fields: Fields,
+  extra: { attachment: { key: string; url: string } | null; page: string; fillMs: number; trap: string },
+): MessageRow {
+  return {
+    name: fields.name.trim(),
+    email: fields.email.trim(),
+    phone: fields.phone.trim(),
+    company: fields.company.trim(),
+    subject: fields.subject.trim(),
+    message: fields.message.trim(),
+    privacy: fields.agree,
+    attachment_key: extra.attachment?.key ?? null,
+    attachment_url: extra.attachment?.url ?? null,
+    page: extra.page,
+    fill_ms: Math.max(0, Math.round(extra.fillMs)),
+    website: extra.trap,
+  };
+}
+
+/** The table's address: the configured project URL, or this site's own origin. */
+export function messagesEndpoint(configuredUrl: string, origin: string): string {
+  const base = configuredUrl.trim() || origin;
+  return `${base.replace(/\/+$/, "")}/rest/v1/contact_messages`;
+}
+
+/** How long to wait before sending, so a quick visitor is not taken for a script. */
+export function waitBeforeSending(elapsedMs: number): number {
+  return Math.max(0, MIN_FILL_MS - elapsedMs + 50);
+}
+
+/** PostgREST's and the gateway's refusals carry `message`; anything else its status. */
+export function refusalMessage(status: number, body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { message?: unknown };
+    if (typeof parsed.message === "string" && parsed.message) return parsed.message;
+  } catch {
+    // Not JSON: a proxy's page, say.
+  }
+  return `The message could not be delivered (HTTP ${status}). Please try again.`;
+}
+
+/**
+ * Inserts `row` with the anon key. `return=minimal`: the public may not read the
+ * table, not even its own row. Throws an Error with the server's message.
+ */
+export async function insertMessage(
+  config: { url: string; anonKey: string },
+  row: MessageRow,
+  origin: string,
+  fetchImpl: typeof fetch = fetch,
+): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetchImpl(messagesEndpoint(config.url, origin), {
+      method: "POST",
+      headers: {
+        apikey: config.anonKey,
+        Authorization: `Bearer ${config.anonKey}`,
+        "Content-Type": "application/json",
+        Prefer: "return=minimal",
+      },
+      body: JSON.stringify(row),
+    });
+  } catch {
+    throw new Error("The message could not be sent: the connection failed. Please check it and try again.");
+  }
+  if (!response.ok) throw new Error(refusalMessage(response.status, await response.text()));
+}

@@ -1,0 +1,142 @@
+-- The contact form's messages: the table, what the public may write, the spam
+-- measures and how long messages are kept. Rendered from
+-- generator/src/messages/policy.rs, by whose rules `site serve`'s built-in
+-- backend decides too, and from contact.retention_months in
+-- content/site.yaml (12); after changing either, run
+--     site messages --write-migration
+-- It can be applied any number of times. It needs pg_cron, which every
+-- Supabase project can enable (Database > Extensions).
+
+create table if not exists public.contact_messages (
+  id uuid primary key default gen_random_uuid(),
+  received_at timestamptz not null default now(),
+  status text not null default 'new',
+  name text not null,
+  email text not null,
+  phone text not null default '',
+  company text not null default '',
+  subject text not null,
+  message text not null,
+  privacy boolean not null,
+  attachment_key text,
+  attachment_url text,
+  page text not null,
+  fill_ms integer not null,
+  website text
+);
+comment on column public.contact_messages.id is 'made by the server';
+comment on column public.contact_messages.received_at is 'when the server received it';
+comment on column public.contact_messages.status is 'the team''s: new, read or answered';
+comment on column public.contact_messages.name is 'the sender''s full name';
+comment on column public.contact_messages.email is 'the sender''s e-mail address';
+comment on column public.contact_messages.phone is 'optional';
+comment on column public.contact_messages.company is 'optional';
+comment on column public.contact_messages.privacy is 'the privacy policy was accepted';
+comment on column public.contact_messages.attachment_key is 'the image''s key in the contact-attachments bucket';
+comment on column public.contact_messages.attachment_url is 'the image''s public URL';
+comment on column public.contact_messages.page is 'the path of the page the form was sent from';
+comment on column public.contact_messages.fill_ms is 'milliseconds from the form''s first render to its submission';
+comment on column public.contact_messages.website is 'the honeypot: a field people never see, so always empty';
+
+-- The form's own validation, and a bound on every field, where the database
+-- enforces it whoever writes.
+alter table public.contact_messages drop constraint if exists contact_messages_attachment_check;
+alter table public.contact_messages add constraint contact_messages_attachment_check check ((attachment_key is null) = (attachment_url is null));
+alter table public.contact_messages drop constraint if exists contact_messages_attachment_key_check;
+alter table public.contact_messages add constraint contact_messages_attachment_key_check check (char_length(attachment_key) <= 1024 and attachment_key ~ '^public/[0-9]{13}_[A-Za-z0-9._-]{1,91}$');
+alter table public.contact_messages drop constraint if exists contact_messages_attachment_url_check;
+alter table public.contact_messages add constraint contact_messages_attachment_url_check check (char_length(attachment_url) <= 2048 and attachment_url ~ '^https?://[A-Za-z0-9.:-]+/storage/v1/object/public/contact-attachments/public/[!-~]+$');
+alter table public.contact_messages drop constraint if exists contact_messages_company_check;
+alter table public.contact_messages add constraint contact_messages_company_check check (char_length(company) <= 200);
+alter table public.contact_messages drop constraint if exists contact_messages_email_check;
+alter table public.contact_messages add constraint contact_messages_email_check check (char_length(email) <= 254 and email ~ '^[a-zA-Z0-9.!#$%&''*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$');
+alter table public.contact_messages drop constraint if exists contact_messages_message_check;
+alter table public.contact_messages add constraint contact_messages_message_check check (char_length(message) <= 5000 and btrim(message) <> '');
+alter table public.contact_messages drop constraint if exists contact_messages_name_check;
+alter table public.contact_messages add constraint contact_messages_name_check check (char_length(name) <= 200 and btrim(name) <> '');
+alter table public.contact_messages drop constraint if exists contact_messages_page_check;
+alter table public.contact_messages add constraint contact_messages_page_check check (char_length(page) <= 2048 and page ~ '^/[!-~]*$');
+alter table public.contact_messages drop constraint if exists contact_messages_phone_check;
+alter table public.contact_messages add constraint contact_messages_phone_check check (char_length(phone) <= 50);
+alter table public.contact_messages drop constraint if exists contact_messages_privacy_check;
+alter table public.contact_messages add constraint contact_messages_privacy_check check (privacy);
+alter table public.contact_messages drop constraint if exists contact_messages_status_check;
+alter table public.contact_messages add constraint contact_messages_status_check check (status in ('new', 'read', 'answered'));
+alter table public.contact_messages drop constraint if exists contact_messages_subject_check;
+alter table public.contact_messages add constraint contact_messages_subject_check check (char_length(subject) <= 200 and btrim(subject) <> '');
+
+-- The public may insert a message, naming only the form's columns, and nothing
+-- else: no SELECT (so no `return=representation`, and no reading back even its
+-- own row), UPDATE or DELETE. The team reads messages in the dashboard, as a
+-- role that bypasses row-level security.
+alter table public.contact_messages enable row level security;
+revoke all on table public.contact_messages from anon, authenticated;
+grant insert (name, email, phone, company, subject, message, privacy, attachment_key, attachment_url, page, fill_ms, website) on table public.contact_messages to anon;
+
+-- Spam: the honeypot `website` must be empty (people never see it; scripts that
+-- fill every field do), and the form must have been open at least
+-- 3000 ms (a person takes longer; a script that posts at once does not).
+drop policy if exists "contact_messages: public inserts" on public.contact_messages;
+create policy "contact_messages: public inserts"
+  on public.contact_messages
+  for insert
+  to anon
+  with check (coalesce(website, '') = '' and fill_ms >= 3000);
+
+-- Spam: at most 5 messages an hour from one sender address (the first
+-- address of X-Forwarded-For, which Supabase's gateway sets) and 5 to one
+-- e-mail address. Counted in a table the public cannot reach, by a
+-- security-definer trigger; a refused row is not counted (its transaction
+-- rolls back). PostgREST answers the raised PT429 with HTTP 429.
+create schema if not exists private;
+revoke all on schema private from public, anon, authenticated;
+create table if not exists private.contact_message_rate (
+  key_hash text not null,
+  at timestamptz not null default now()
+);
+create index if not exists contact_message_rate_key_at
+  on private.contact_message_rate (key_hash, at);
+
+create or replace function private.contact_messages_rate_limit()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  headers json := nullif(current_setting('request.headers', true), '')::json;
+  sender text := btrim(split_part(headers ->> 'x-forwarded-for', ',', 1));
+  key text;
+  hash text;
+begin
+  foreach key in array array['address:' || nullif(sender, ''), 'email:' || lower(new.email)] loop
+    continue when key is null;
+    hash := encode(sha256(convert_to(key, 'UTF8')), 'hex');
+    -- One sender's messages are counted one at a time.
+    perform pg_advisory_xact_lock(hashtextextended(hash, 0));
+    if (select count(*) from private.contact_message_rate r
+        where r.key_hash = hash and r.at > now() - interval '3600 seconds') >= 5 then
+      raise exception using errcode = 'PT429', message = 'Too many messages have been sent from this address. Please try again in an hour.';
+    end if;
+    insert into private.contact_message_rate (key_hash) values (hash);
+  end loop;
+  return new;
+end
+$$;
+revoke all on function private.contact_messages_rate_limit() from public, anon, authenticated;
+drop trigger if exists contact_messages_rate_limit on public.contact_messages;
+create trigger contact_messages_rate_limit
+  before insert on public.contact_messages
+  for each row execute function private.contact_messages_rate_limit();
+
+-- Retention: every night, messages older than 12 months are deleted
+-- (contact.retention_months in content/site.yaml; the privacy policy says so),
+-- and the rate limit's counts older than a day. cron.schedule replaces the job
+-- of the same name.
+create extension if not exists pg_cron with schema pg_catalog;
+select cron.schedule(
+  'contact-messages-retention',
+  '17 3 * * *',
+  $$delete from public.contact_messages where received_at < now() - interval '12 months';
+    delete from private.contact_message_rate where at < now() - interval '1 day'$$
+);

@@ -1,0 +1,357 @@
+// The messages' migration against a real PostgreSQL, and `site serve`'s built-in
+// backend against it. Every case is one request of the contact form's kind (the
+// row the form's own code builds, then changed): it is put to PostgreSQL with
+// the migration applied, the way PostgREST puts it (postgrest.mjs), and to a
+// running `site serve`, and both must answer it the same way, with the outcome
+// the case expects. Then what the public may not do (read, change, delete), 1,000
+// inserts at once, and the retention job.
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { build } from "esbuild";
+import pg from "pg";
+import { copySite, startServer } from "../../e2e/support.mjs";
+import { startPostgres } from "./postgres.mjs";
+import { columnsOf, insert, select } from "./postgrest.mjs";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const migrations = path.join(root, "supabase", "migrations");
+const TABLE = "contact_messages";
+const KEY = "test-anon-key";
+
+let server;
+let db;
+let columns;
+let site;
+let form;
+
+/** The form's row builder and limits, compiled from their TypeScript sources. */
+async function formModules() {
+  const dir = mkdtempSync(path.join(tmpdir(), "site-messages-"));
+  const outfile = path.join(dir, "form.mjs");
+  writeFileSync(path.join(dir, "entry.ts"), `export * from ${JSON.stringify(path.join(root, "islands/lib/contact.ts"))};\nexport * from ${JSON.stringify(path.join(root, "islands/lib/messages.ts"))};\n`);
+  await build({ entryPoints: [path.join(dir, "entry.ts")], outfile, format: "esm", bundle: true, logLevel: "error" });
+  const module = await import(outfile);
+  rmSync(dir, { recursive: true, force: true });
+  return module;
+}
+
+let sequence = 0;
+/** A different sender for each request, unless a case names one. */
+function sender() {
+  sequence += 1;
+  return { address: `198.51.${Math.floor(sequence / 250)}.${sequence % 250}`, email: `visitor${sequence}@example.com` };
+}
+
+/** The row the form sends for a filled-in form, from a fresh sender. */
+function formRow(from = sender()) {
+  const fields = {
+    ...form.EMPTY_FIELDS,
+    name: "Asha Patel",
+    email: from.email,
+    phone: "+44 20 7946 0000",
+    company: "Example Ltd",
+    subject: "Cloud migration",
+    message: "We would like to talk about moving our data centre.",
+    agree: true,
+  };
+  const key = form.storageKey("site plan.png", 1763800000000);
+  return form.messageRow(fields, {
+    attachment: { key, url: `https://abc.supabase.co/storage/v1/object/public/contact-attachments/${key}` },
+    page: "/contact/",
+    fillMs: 8200,
+    trap: "",
+  });
+}
+
+const without = (row, ...keys) => Object.fromEntries(Object.entries(row).filter(([k]) => !keys.includes(k)));
+
+/** The request to PostgreSQL (through PostgREST's insert) and to `site serve`. */
+async function both(row, { address = sender().address, headers = {}, raw } = {}) {
+  const body = raw ?? JSON.stringify(row);
+  const all = { "X-Forwarded-For": address, ...headers };
+  const database = await insert(db, TABLE, columns, body, all);
+  const response = await fetch(`${server.url}/rest/v1/${TABLE}`, {
+    method: "POST",
+    headers: { apikey: KEY, Authorization: `Bearer ${KEY}`, "Content-Type": "application/json", ...all },
+    body,
+  });
+  const text = await response.text();
+  const builtIn = { status: response.status, body: text ? JSON.parse(text) : null };
+  return { database, builtIn };
+}
+
+const long = (n) => "é".repeat(n);
+const constraint = (name) => `new row for relation "${TABLE}" violates check constraint "${TABLE}_${name}_check"`;
+const notNull = (column) => `null value in column "${column}" of relation "${TABLE}" violates not-null constraint`;
+const RLS = `new row violates row-level security policy for table "${TABLE}"`;
+const DENIED = `permission denied for table ${TABLE}`;
+
+/**
+ * Each case: what it sends, and the status, code and message expected of both.
+ * `row` is a function of a fresh form row.
+ */
+const CASES = [
+  ["a filled-in form with an image", (r) => r, [201]],
+  ["only the required fields", (r) => without(r, "phone", "company", "attachment_key", "attachment_url", "website"), [201]],
+  ["a message of 5,000 characters and a name of 200", (r) => ({ ...r, message: long(5000), name: long(200) }), [201]],
+  ["the honeypot sent as null", (r) => ({ ...r, website: null }), [201]],
+  ["privacy as the text \"yes\" (PostgreSQL's boolean input)", (r) => ({ ...r, privacy: "yes" }), [201]],
+  ["the honeypot filled in", (r) => ({ ...r, website: "https://cheap-pills.example" }), [403, "42501", RLS]],
+  ["sent 2,999 ms after the page started", (r) => ({ ...r, fill_ms: 2999 }), [403, "42501", RLS]],
+  ["no fill time", (r) => without(r, "fill_ms"), [403, "42501", RLS]],
+  ["privacy not accepted", (r) => ({ ...r, privacy: false }), [400, "23514", constraint("privacy")]],
+  ["privacy missing", (r) => without(r, "privacy"), [400, "23502", notNull("privacy")]],
+  ["no name", (r) => without(r, "name"), [400, "23502", notNull("name")]],
+  ["a name of spaces", (r) => ({ ...r, name: "   " }), [400, "23514", constraint("name")]],
+  ["a name of 201 characters", (r) => ({ ...r, name: long(201) }), [400, "23514", constraint("name")]],
+  ["a message of 5,001 characters", (r) => ({ ...r, message: long(5001) }), [400, "23514", constraint("message")]],
+  ["an empty message", (r) => ({ ...r, message: "" }), [400, "23514", constraint("message")]],
+  ["an e-mail address without a domain", (r) => ({ ...r, email: "asha@" }), [400, "23514", constraint("email")]],
+  ["an e-mail address of 255 characters", (r) => ({ ...r, email: `${"a".repeat(243)}@example.com` }), [400, "23514", constraint("email")]],
+  ["a phone number of 51 characters", (r) => ({ ...r, phone: "1".repeat(51) }), [400, "23514", constraint("phone")]],
+  ["a company of 201 characters", (r) => ({ ...r, company: long(201) }), [400, "23514", constraint("company")]],
+  ["a subject of spaces", (r) => ({ ...r, subject: "  " }), [400, "23514", constraint("subject")]],
+  ["an image's key without its URL", (r) => ({ ...r, attachment_url: null }), [400, "23514", constraint("attachment")]],
+  ["an image outside the public folder", (r) => ({ ...r, attachment_key: "private/1763800000000_a.png" }), [400, "23514", constraint("attachment_key")]],
+  ["an image URL of another bucket", (r) => ({ ...r, attachment_url: "https://abc.supabase.co/storage/v1/object/public/avatars/public/a.png" }), [400, "23514", constraint("attachment_url")]],
+  ["a page of another site", (r) => ({ ...r, page: "https://elsewhere.example/" }), [400, "23514", constraint("page")]],
+  ["several broken fields: the first check by name is reported", (r) => ({ ...r, subject: "", email: "x", name: " " }), [400, "23514", constraint("email")]],
+  ["a status set by the sender", (r) => ({ ...r, status: "answered" }), [403, "42501", DENIED]],
+  ["a time received set by the sender", (r) => ({ ...r, received_at: "2020-01-01T00:00:00Z" }), [403, "42501", DENIED]],
+  ["an id set by the sender", (r) => ({ ...r, id: "00000000-0000-4000-8000-000000000000" }), [403, "42501", DENIED]],
+  ["a column the table does not have", (r) => ({ ...r, phone_number: "1" }), [400, "PGRST204", `Could not find the 'phone_number' column of '${TABLE}' in the schema cache`]],
+  ["privacy as \"maybe\"", (r) => ({ ...r, privacy: "maybe" }), [400, "22P02", 'invalid input syntax for type boolean: "maybe"']],
+  ["a fill time that is not a number", (r) => ({ ...r, fill_ms: "soon" }), [400, "22P02", 'invalid input syntax for type integer: "soon"']],
+  ["a fill time past the integers", (r) => ({ ...r, fill_ms: 10_000_000_000 }), [400, "22003", 'value "10000000000" is out of range for type integer']],
+  ["a NUL character in the message", (r) => ({ ...r, message: "a\u0000b" }), [400, "22P05", "unsupported Unicode escape sequence"]],
+  ["the row asked back (return=representation)", (r) => r, [403, "42501", DENIED], { headers: { Prefer: "return=representation" } }],
+];
+
+/** The outcomes, for the table printed at the end. */
+const outcomes = [];
+
+before(async () => {
+  form = await formModules();
+  const pgServer = await startPostgres();
+  server = { pg: pgServer };
+  db = await pgServer.client();
+  await db.query(readFileSync(path.join(import.meta.dirname, "storage-schema.sql"), "utf8"));
+  for (const file of readdirSync(migrations).filter((f) => f.endsWith(".sql")).sort()) {
+    await db.query(readFileSync(path.join(migrations, file), "utf8"));
+  }
+  columns = await columnsOf(db, TABLE);
+
+  site = copySite();
+  const config = path.join(site, "content/site.yaml");
+  writeFileSync(
+    config,
+    readFileSync(config, "utf8").replace(/anon_key: ".*"/, `anon_key: "${KEY}"`).replace(/messages: console/, "messages: supabase"),
+  );
+  const serve = await startServer({ siteRoot: site });
+  server = { ...serve, pg: pgServer };
+});
+
+after(async () => {
+  if (outcomes.length) {
+    const lines = outcomes.map((o) => `| ${o.name} | ${o.database} | ${o.builtIn} | ${o.same ? "same" : "DIFFERENT"} |`);
+    console.log(["| case | PostgreSQL | site serve | |", "|---|---|---|---|", ...lines].join("\n"));
+  }
+  await db?.end();
+  await server?.pg?.stop();
+  await server?.stop?.();
+});
+
+const summary = (r) => (r.status === 201 ? "201" : `${r.status} ${r.body.code}`);
+
+describe("the migration", () => {
+  test("applies again without error, and keeps one retention job", async () => {
+    const file = readdirSync(migrations).find((f) => f.endsWith("_contact_messages.sql"));
+    await db.query(readFileSync(path.join(migrations, file), "utf8"));
+    const { rows } = await db.query("select schedule, command from cron.job where jobname = 'contact-messages-retention'");
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0].schedule, "17 3 * * *");
+  });
+
+  test("bounds the fields as the form does", () => {
+    const sql = readFileSync(path.join(migrations, readdirSync(migrations).find((f) => f.endsWith("_contact_messages.sql"))), "utf8");
+    for (const [field, max] of Object.entries(form.MAX_LENGTH)) {
+      assert.match(sql, new RegExp(`char_length\\(${field}\\) <= ${max}\\b`), field);
+    }
+    const email = sql.match(/email ~ '((?:[^']|'')*)'/)[1].replaceAll("''", "'");
+    assert.equal(email, form.EMAIL.source.replaceAll("\\/", "/"), "the form's e-mail rule");
+    assert.match(sql, new RegExp(`fill_ms >= ${form.MIN_FILL_MS}\\b`));
+  });
+});
+
+describe("each request, to PostgreSQL and to site serve", () => {
+  for (const [name, change, [status, code, message], options = {}] of CASES) {
+    test(`${name}: ${status}${code ? ` ${code}` : ""}`, async () => {
+      const { database, builtIn } = await both(change(formRow()), options);
+      outcomes.push({ name, database: summary(database), builtIn: summary(builtIn), same: JSON.stringify(database) === JSON.stringify(builtIn) });
+      assert.equal(database.status, status, JSON.stringify(database.body));
+      if (code) {
+        assert.equal(database.body.code, code);
+        assert.equal(database.body.message, message);
+      }
+      assert.deepEqual(builtIn, database, "site serve answers as PostgreSQL does");
+    });
+  }
+
+  test(`a sixth message from one address within the hour: 429 PT429`, async () => {
+    const { address } = sender();
+    for (let i = 0; i < 5; i++) {
+      const { database, builtIn } = await both(formRow(), { address });
+      assert.equal(database.status, 201);
+      assert.equal(builtIn.status, 201);
+    }
+    const { database, builtIn } = await both(formRow(), { address });
+    outcomes.push({ name: "a sixth message from one address", database: summary(database), builtIn: summary(builtIn), same: JSON.stringify(database) === JSON.stringify(builtIn) });
+    assert.equal(database.status, 429);
+    assert.equal(database.body.code, "PT429");
+    assert.deepEqual(builtIn, database);
+  });
+
+  test("a sixth message to one e-mail address, from six addresses: 429 PT429", async () => {
+    const from = sender();
+    for (let i = 0; i < 5; i++) {
+      const { database, builtIn } = await both(formRow(from), { address: sender().address });
+      assert.equal(database.status, 201);
+      assert.equal(builtIn.status, 201);
+    }
+    const { database, builtIn } = await both(formRow(from), { address: sender().address });
+    outcomes.push({ name: "a sixth message to one e-mail address", database: summary(database), builtIn: summary(builtIn), same: JSON.stringify(database) === JSON.stringify(builtIn) });
+    assert.equal(database.status, 429);
+    assert.deepEqual(builtIn, database);
+  });
+
+  test("refused messages are not counted against their sender", async () => {
+    const { address } = sender();
+    for (let i = 0; i < 6; i++) {
+      const { database, builtIn } = await both({ ...formRow(), website: "spam" }, { address });
+      assert.equal(database.status, 403);
+      assert.equal(builtIn.status, 403);
+    }
+    const { database, builtIn } = await both(formRow(), { address });
+    assert.equal(database.status, 201);
+    assert.equal(builtIn.status, 201);
+  });
+
+  test("an accepted message is stored with its time, status new and every field", async () => {
+    const row = formRow();
+    const { database, builtIn } = await both(row);
+    assert.equal(database.status, 201);
+    assert.equal(builtIn.status, 201);
+    const { rows } = await db.query(`select * from ${TABLE} where email = $1`, [row.email]);
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0].status, "new");
+    assert.ok(Date.now() - rows[0].received_at.getTime() < 60_000);
+    for (const [k, v] of Object.entries(row)) assert.deepEqual(rows[0][k], v, k);
+    const stored = readdirSync(path.join(site, ".site/messages"))
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => JSON.parse(readFileSync(path.join(site, ".site/messages", f), "utf8")))
+      .filter((m) => m.email === row.email);
+    assert.equal(stored.length, 1);
+    assert.equal(stored[0].status, "new");
+    for (const [k, v] of Object.entries(row)) assert.deepEqual(stored[0][k], v, k);
+  });
+});
+
+describe("the public cannot read, change or remove messages", () => {
+  test("no row can be read back, not even its own", async () => {
+    const row = formRow();
+    await both(row);
+    const read = await select(db, TABLE);
+    assert.equal(read.status, 403);
+    assert.equal(read.body.code, "42501");
+    const response = await fetch(`${server.url}/rest/v1/${TABLE}?select=*&email=eq.${encodeURIComponent(row.email)}`, { headers: { apikey: KEY } });
+    assert.equal(response.status, 403);
+    assert.deepEqual(await response.json(), read.body);
+  });
+
+  for (const sql of [`update ${TABLE} set status = 'read'`, `delete from ${TABLE}`, `select count(*) from private.contact_message_rate`]) {
+    test(`${sql.split(" ").slice(0, 2).join(" ")}… is refused`, async () => {
+      await db.query("begin");
+      await db.query("set local role anon");
+      await assert.rejects(db.query(sql), (e) => e.code === "42501");
+      await db.query("rollback");
+    });
+  }
+
+  test("the rate limit's function cannot be called by the public", async () => {
+    await db.query("begin");
+    await db.query("set local role anon");
+    await assert.rejects(db.query("select private.contact_messages_rate_limit()"), (e) => e.code === "42501");
+    await db.query("rollback");
+  });
+});
+
+describe("1,000 messages at once", () => {
+  test("all land in PostgreSQL, each once", async () => {
+    // 100 connections, as many as PostgREST's pool would hold; 1,000 requests
+    // queued on them at once, from 1,000 senders.
+    const pool = new pg.Pool({ host: "127.0.0.1", port: server.pg.port, user: "postgres", database: "postgres", max: 100 });
+    const rows = Array.from({ length: 1000 }, () => ({ ...formRow(), subject: "Load" }));
+    const results = await Promise.all(
+      rows.map(async (row, i) => {
+        const client = await pool.connect();
+        try {
+          return await insert(client, TABLE, columns, JSON.stringify(row), { "x-forwarded-for": `10.1.${Math.floor(i / 250)}.${i % 250}` });
+        } finally {
+          client.release();
+        }
+      }),
+    );
+    await pool.end();
+    assert.deepEqual(results.filter((r) => r.status !== 201), []);
+    const { rows: counted } = await db.query(`select count(*)::int as n, count(distinct email)::int as senders from ${TABLE} where subject = 'Load'`);
+    assert.deepEqual(counted[0], { n: 1000, senders: 1000 });
+  });
+
+  test("all land in site serve's inbox, each as one whole file", async () => {
+    const rows = Array.from({ length: 1000 }, () => ({ ...formRow(), subject: "Load" }));
+    const statuses = await Promise.all(
+      rows.map((row, i) =>
+        fetch(`${server.url}/rest/v1/${TABLE}`, {
+          method: "POST",
+          headers: { apikey: KEY, "Content-Type": "application/json", "X-Forwarded-For": `10.2.${Math.floor(i / 250)}.${i % 250}` },
+          body: JSON.stringify(row),
+        }).then(async (r) => (await r.text(), r.status)),
+      ),
+    );
+    assert.deepEqual(statuses.filter((s) => s !== 201), []);
+    const dir = path.join(site, ".site/messages");
+    const load = readdirSync(dir)
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => JSON.parse(readFileSync(path.join(dir, f), "utf8")))
+      .filter((m) => m.subject === "Load");
+    assert.equal(load.length, 1000);
+    assert.equal(new Set(load.map((m) => m.email)).size, 1000);
+    assert.deepEqual(readdirSync(path.join(dir, ".tmp")), [], "no part left behind");
+  });
+});
+
+describe("retention", () => {
+  test("the nightly job deletes messages past the retention and keeps the rest", async () => {
+    const months = Number(readFileSync(path.join(root, "content/site.yaml"), "utf8").match(/retention_months: (\d+)/)[1]);
+    const base = formRow();
+    const add = (email, age) =>
+      db.query(
+        `insert into ${TABLE} (name, email, subject, message, privacy, page, fill_ms, received_at)
+         values ($1, $2, $3, $4, true, '/contact/', 5000, now() - $5::interval)`,
+        [base.name, email, base.subject, base.message, age],
+      );
+    await add("old@example.com", `${months} months 1 day`);
+    await add("kept@example.com", `${months} months -1 day`);
+    await db.query("insert into private.contact_message_rate (key_hash, at) values ('old', now() - interval '2 days'), ('new', now())");
+    const { rows: job } = await db.query("select command from cron.job where jobname = 'contact-messages-retention'");
+    await db.query(job[0].command);
+    const { rows } = await db.query(`select email from ${TABLE} where email in ('old@example.com', 'kept@example.com')`);
+    assert.deepEqual(rows.map((r) => r.email), ["kept@example.com"]);
+    const { rows: rate } = await db.query("select key_hash from private.contact_message_rate where key_hash in ('old', 'new')");
+    assert.deepEqual(rate.map((r) => r.key_hash), ["new"]);
+  });
+});
