@@ -148,7 +148,8 @@ unit-ts: setup
 
 # The production migrations (storage, messages) against a real PostgreSQL.
 storage-policies: setup packages
-	node --test 'supabase/tests/*.test.mjs'
+	cargo build --quiet
+	SITE_BIN=$(DEBUG_SITE) node --test 'supabase/tests/*.test.mjs'
 
 # The browser tests, the site on each host (nginx, and workerd for Cloudflare
 # Pages) and each deploy workflow's publishing step against a stand-in of its

@@ -93,5 +93,7 @@ export async function insertMessage(
   } catch {
     throw new Error("The message could not be sent: the connection failed. Please check it and try again.");
   }
-  if (!response.ok) throw new Error(refusalMessage(response.status, await response.text()));
+  // Read whole either way, so the connection is free again.
+  const text = await response.text();
+  if (!response.ok) throw new Error(refusalMessage(response.status, text));
 }

@@ -240,9 +240,27 @@ pub fn storage_settings(root: &Path) -> site::Storage {
     crate::content::settings::storage_with_environment(site_yaml_section(root, "storage"))
 }
 
-/// `site.yaml`'s `contact.messages` and `contact.retention_months`.
+/// `site.yaml`'s `contact.messages` and `contact.retention_months`, each its
+/// default when absent or unreadable (the full load reports why).
 pub fn message_settings(root: &Path) -> site::MessageSettings {
-    site_yaml_section(root, "contact")
+    let node = std::fs::read_to_string(root.join("content").join("site.yaml"))
+        .ok()
+        .and_then(|text| yaml::parse(&text).ok());
+    let field = |key: &str| {
+        node.as_ref()
+            .and_then(|n| n.get("contact"))
+            .and_then(|c| c.get(key))
+            .cloned()
+    };
+    let defaults = site::MessageSettings::default();
+    site::MessageSettings {
+        messages: field("messages")
+            .and_then(|n| yaml::from_node(&n, "contact.messages").ok())
+            .unwrap_or(defaults.messages),
+        retention_months: field("retention_months")
+            .and_then(|n| yaml::from_node(&n, "contact.retention_months").ok())
+            .unwrap_or(defaults.retention_months),
+    }
 }
 
 /// `site.yaml`'s `timeouts`, read on their own: the bundle starts before the

@@ -332,8 +332,7 @@ pub fn default_retention_months() -> u32 {
 
 /// `contact.messages` and `contact.retention_months`, read on their own (by
 /// `site serve` and `site messages`), with the defaults when absent.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone)]
 pub struct MessageSettings {
     pub messages: Messages,
     pub retention_months: u32,

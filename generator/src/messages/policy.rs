@@ -788,6 +788,25 @@ mod tests {
         );
     }
 
+    #[test]
+    fn the_retention_and_the_switch_are_read_from_site_yaml() {
+        let dir = std::env::temp_dir().join(format!("site-retention-test-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("content")).unwrap();
+        std::fs::write(
+            dir.join("content/site.yaml"),
+            "name: X\ncontact:\n  address: A\n  messages: supabase\n  retention_months: 6\n",
+        )
+        .unwrap();
+        let settings = crate::content::message_settings(&dir);
+        assert_eq!(settings.messages, crate::content::site::Messages::Supabase);
+        assert_eq!(settings.retention_months, 6);
+        assert!(migration_sql(6).contains("interval '6 months'"));
+        std::fs::remove_dir_all(&dir).unwrap();
+        let absent = crate::content::message_settings(&dir);
+        assert_eq!(absent.messages, crate::content::site::Messages::Console);
+        assert_eq!(absent.retention_months, 12);
+    }
+
     /// The committed migration is what this module renders with the project's
     /// retention, so production and `site serve` cannot drift apart.
     /// `site messages --write-migration` writes it again.

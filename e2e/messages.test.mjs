@@ -1,0 +1,268 @@
+// The contact form with `contact.messages: supabase`, in Chromium: a message sent
+// from the form reaches the table, in `site serve`'s built-in backend (and is
+// shown by `site messages`) and in a real PostgreSQL with the migration applied.
+// The pages are served through a small gateway on loopback, as Supabase's is in
+// front of its project: `/rest/v1/` goes either to PostgreSQL (the insert
+// PostgREST makes, supabase/tests/postgrest.mjs) or to `site serve`, everything
+// else (pages, storage) to `site serve`; it sets X-Forwarded-For as Supabase's does.
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { formsIn, messagesProblem } from "../deploy/check-messages.mjs";
+import { columnsOf, insert, select } from "../supabase/tests/postgrest.mjs";
+import { startPostgres } from "../supabase/tests/postgres.mjs";
+import { axeViolations, copySite, freePort, hydrated, launchBrowser, openPage, startServer, WIDTHS } from "./support.mjs";
+
+const KEY = "test-anon-key";
+const TABLE = "contact_messages";
+const PNG = Buffer.from(
+  "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201d5d3a1a10000000049454e44ae426082",
+  "hex",
+);
+const root = path.resolve(import.meta.dirname, "..");
+const bin = path.resolve(root, process.env.SITE_BIN ?? "target/debug/site");
+
+let server;
+let gateway;
+let postgres;
+let db;
+let columns;
+let browser;
+/** Where the gateway sends `/rest/v1/`: "serve" or "postgres". */
+let backend = "serve";
+
+/** Forwards a request to `site serve`, with the sender's address. */
+function forward(req, res, body) {
+  const target = new URL(server.url);
+  const upstream = http.request(
+    { hostname: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host, "x-forwarded-for": req.socket.remoteAddress } },
+    (answer) => {
+      res.writeHead(answer.statusCode, answer.headers);
+      answer.pipe(res);
+    },
+  );
+  upstream.on("error", () => res.destroy());
+  if (body) upstream.end(body);
+  else req.pipe(upstream);
+}
+
+async function startGateway(port) {
+  const gatewayServer = http.createServer(async (req, res) => {
+    if (!req.url.startsWith("/rest/v1/") || backend === "serve") return forward(req, res);
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    const cors = { "access-control-allow-origin": "*" };
+    if (req.method === "OPTIONS") {
+      res.writeHead(204, { ...cors, "access-control-allow-headers": req.headers["access-control-request-headers"] ?? "", "access-control-allow-methods": "POST" });
+      return res.end();
+    }
+    if (req.headers.apikey !== KEY) {
+      res.writeHead(401, { ...cors, "content-type": "application/json" });
+      return res.end(JSON.stringify({ message: "Invalid API key" }));
+    }
+    const answer =
+      req.method === "GET"
+        ? await select(db, TABLE)
+        : await insert(db, TABLE, columns, Buffer.concat(chunks).toString(), { ...req.headers, "x-forwarded-for": req.socket.remoteAddress });
+    res.writeHead(answer.status, { ...cors, "content-type": "application/json; charset=utf-8" });
+    res.end(answer.body ? JSON.stringify(answer.body) : "");
+  });
+  await new Promise((resolve) => gatewayServer.listen(port, "127.0.0.1", resolve));
+  return gatewayServer;
+}
+
+before(async () => {
+  postgres = await startPostgres();
+  db = await postgres.client();
+  await db.query(readFileSync(path.join(root, "supabase/tests/storage-schema.sql"), "utf8"));
+  const migrations = path.join(root, "supabase/migrations");
+  for (const file of readdirSync(migrations).filter((f) => f.endsWith(".sql")).sort()) {
+    await db.query(readFileSync(path.join(migrations, file), "utf8"));
+  }
+  columns = await columnsOf(db, TABLE);
+
+  const port = await freePort();
+  const site = copySite();
+  const config = path.join(site, "content/site.yaml");
+  writeFileSync(
+    config,
+    readFileSync(config, "utf8")
+      .replace(/url: ""/, `url: "http://127.0.0.1:${port}"`)
+      .replace(/anon_key: ".*"/, `anon_key: "${KEY}"`)
+      .replace(/messages: console/, "messages: supabase"),
+  );
+  server = await startServer({ siteRoot: site });
+  gateway = { server: await startGateway(port), url: `http://127.0.0.1:${port}` };
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  gateway?.server.close();
+  await server?.stop();
+  await db?.end();
+  await postgres?.stop();
+});
+
+async function contactPage(width = 1280) {
+  const opened = await openPage(browser, width);
+  opened.logs = [];
+  opened.page.on("console", (m) => opened.logs.push(m.text()));
+  await opened.page.goto(gateway.url + "/contact/");
+  await hydrated(opened.page);
+  await opened.page.waitForSelector(".contact-form__submit:not([disabled])");
+  return opened;
+}
+
+async function fill(page, email, { file } = {}) {
+  await page.getByLabel(/^Full Name/).fill("Asha Patel");
+  await page.getByLabel(/^Email Address/).fill(email);
+  await page.getByLabel(/^Phone Number/).fill("+91 98765 43210");
+  await page.getByLabel(/^Company Name/).fill("Northbridge Bank");
+  await page.getByLabel(/^Subject/).fill("Core banking modernisation");
+  await page.getByLabel(/^Message/).fill("We would like to discuss a programme starting next year.");
+  await page.getByLabel("I agree to the Privacy Policy and consent to being contacted").check();
+  if (file) await page.getByLabel(/Image Attachment/).setInputFiles(file);
+}
+
+const sendButton = (page) => page.getByRole("button", { name: "Send Message" });
+
+/** `site messages --json`: what site serve's inbox holds. */
+function inbox() {
+  const out = execFileSync(bin, ["messages", "--json", "--root", server.root], { encoding: "utf8" });
+  return out.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+}
+
+describe("the form with messages delivered", () => {
+  test("has no axe violation at any width, and its honeypot is out of sight, of reach and of the accessibility tree", async () => {
+    for (const width of WIDTHS) {
+      const { page, context, problems } = await contactPage(width);
+      assert.deepEqual(await axeViolations(page), [], `${width}px`);
+      const trap = page.locator("#contact-website");
+      assert.equal(await trap.getAttribute("tabindex"), "-1");
+      const box = await trap.boundingBox();
+      assert.ok(box.x + box.width <= 0, `off-screen at ${width}px`);
+      const tree = await page.locator(".contact-form").ariaSnapshot();
+      assert.ok(!/website|Leave this field/i.test(tree), tree);
+      // Tabbing from the company field reaches the subject, not the trap.
+      await page.getByLabel(/^Company Name/).focus();
+      await page.keyboard.press("Tab");
+      assert.equal(await page.evaluate(() => document.activeElement.id), "contact-subject");
+      assert.deepEqual(problems, []);
+      await context.close();
+    }
+  });
+
+  test("a message with an image reaches site serve's inbox, and `site messages` shows it", async () => {
+    backend = "serve";
+    const { page, context, problems, logs } = await contactPage(375);
+    const email = `asha.${Date.now()}@example.com`;
+    await fill(page, email, { file: { name: "Site plan.png", mimeType: "image/png", buffer: PNG } });
+    await sendButton(page).click();
+    await page.locator(".form-sent").waitFor();
+    assert.equal(await page.locator(".toast__title").innerText(), "Message Sent");
+    assert.ok(logs.some((l) => l.startsWith("Contact form submission: ")), "the console line stays");
+
+    const found = inbox().filter((m) => m.email === email);
+    assert.equal(found.length, 1);
+    const [message] = found;
+    assert.equal(message.status, "new");
+    assert.equal(message.page, "/contact/");
+    assert.equal(message.privacy, true);
+    assert.equal(message.subject, "Core banking modernisation");
+    assert.equal(message.website, "");
+    assert.ok(message.fill_ms >= 3000, `fill_ms ${message.fill_ms}`);
+    assert.match(message.attachment_key, /^public\/\d{13}_Site_plan\.png$/);
+    assert.equal(message.attachment_url, `${gateway.url}/storage/v1/object/public/contact-attachments/${message.attachment_key}`);
+    assert.deepEqual(Buffer.from(await (await fetch(message.attachment_url)).arrayBuffer()), PNG);
+    const shown = execFileSync(bin, ["messages", "--root", server.root], { encoding: "utf8" });
+    assert.match(shown, new RegExp(`From: +Asha Patel <${email.replaceAll(".", "\\.")}>`));
+    assert.match(shown, /We would like to discuss a programme starting next year\./);
+    assert.match(shown, /\(contact\.messages: supabase\)/);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test("a message sent from the form is found in PostgreSQL's table", async () => {
+    backend = "postgres";
+    const { page, context, problems } = await contactPage(1280);
+    const email = `ravi.${Date.now()}@example.com`;
+    await fill(page, email, { file: { name: "brief.png", mimeType: "image/png", buffer: PNG } });
+    await sendButton(page).click();
+    await page.locator(".form-sent").waitFor();
+    const { rows } = await db.query(`select * from ${TABLE} where email = $1`, [email]);
+    assert.equal(rows.length, 1);
+    const [row] = rows;
+    assert.equal(row.name, "Asha Patel");
+    assert.equal(row.phone, "+91 98765 43210");
+    assert.equal(row.company, "Northbridge Bank");
+    assert.equal(row.status, "new");
+    assert.equal(row.page, "/contact/");
+    assert.ok(row.fill_ms >= 3000);
+    assert.match(row.attachment_url, /\/storage\/v1\/object\/public\/contact-attachments\/public\/\d{13}_brief\.png$/);
+    console.log(`PostgreSQL's ${TABLE}: ${JSON.stringify({ ...row, id: "…", received_at: row.received_at.toISOString() })}`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test("a message the table refuses shows the failure toast with the server's message, and keeps every value", async () => {
+    for (const target of ["serve", "postgres"]) {
+      backend = target;
+      const { page, context, problems } = await contactPage(768);
+      const email = `bot.${target}.${Date.now()}@example.com`;
+      await fill(page, email);
+      // What a script that fills every field does.
+      await page.locator("#contact-website").evaluate((i) => (i.value = "https://cheap-pills.example"));
+      await sendButton(page).click();
+      await page.locator(".toast--destructive").waitFor();
+      assert.equal(await page.locator(".toast__title").innerText(), "Submission Failed");
+      assert.equal(await page.locator(".toast__description").innerText(), `new row violates row-level security policy for table "${TABLE}"`);
+      assert.equal(await page.getByLabel(/^Email Address/).inputValue(), email);
+      assert.equal(await page.getByLabel(/^Message/).inputValue(), "We would like to discuss a programme starting next year.");
+      assert.equal(await page.getByLabel("I agree to the Privacy Policy and consent to being contacted").isChecked(), true);
+      assert.equal(await sendButton(page).isEnabled(), true);
+      // The refused request is the only problem the page saw.
+      assert.deepEqual(problems.filter((p) => !/40[13]/.test(p)), [], target);
+      await context.close();
+    }
+    assert.deepEqual(inbox().filter((m) => m.email.startsWith("bot.")), []);
+    const { rows } = await db.query(`select count(*)::int as n from ${TABLE} where email like 'bot.%'`);
+    assert.equal(rows[0].n, 0);
+  });
+});
+
+describe("the deploy check", () => {
+  test("finds the built form's settings, and passes against a table that takes messages and hides them", async () => {
+    const forms = formsIn(server.out);
+    assert.deepEqual(forms, [{ messages: "supabase", url: gateway.url, anonKey: KEY }]);
+    for (const target of ["serve", "postgres"]) {
+      backend = target;
+      assert.equal(await messagesProblem(gateway.url, KEY), null, target);
+    }
+    const { rows } = await db.query(`select count(*)::int as n from ${TABLE} where name = 'Deploy check'`);
+    assert.equal(rows[0].n, 0, "the probe wrote nothing");
+  });
+
+  test("fails, saying what to apply, when the key is refused or the table is readable or missing", async () => {
+    assert.match(await messagesProblem(gateway.url, "wrong-key"), /answered a read of contact_messages with HTTP 401/);
+    const readable = http.createServer((req, res) => {
+      res.writeHead(req.url.startsWith("/rest/v1/contact_messages") ? 200 : 404, { "content-type": "application/json" });
+      res.end("[]");
+    });
+    await new Promise((r) => readable.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${readable.address().port}`;
+    assert.match(await messagesProblem(url, KEY), /the public can read contact_messages .*apply supabase\/migrations\/20261123000000_contact_messages\.sql/);
+    readable.close();
+    const missing = http.createServer((req, res) => {
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end(JSON.stringify({ code: "PGRST205", message: "Could not find the table 'public.contact_messages' in the schema cache" }));
+    });
+    await new Promise((r) => missing.listen(0, "127.0.0.1", r));
+    assert.match(await messagesProblem(`http://127.0.0.1:${missing.address().port}`, KEY), /has no table contact_messages: apply/);
+    missing.close();
+  });
+});
