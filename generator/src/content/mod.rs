@@ -258,8 +258,10 @@ pub fn message_settings(root: &Path) -> site::MessageSettings {
             .and_then(|n| yaml::from_node(&n, "contact.messages").ok())
             .unwrap_or(defaults.messages),
         retention_months: field("retention_months")
-            .and_then(|n| yaml::from_node(&n, "contact.retention_months").ok())
-            .unwrap_or(defaults.retention_months),
+            .and_then(|n| {
+                yaml::from_node::<site::RetentionMonths>(&n, "contact.retention_months").ok()
+            })
+            .map_or(defaults.retention_months, |m| m.0),
     }
 }
 

@@ -119,20 +119,9 @@ pub fn resolve(
             })
             .collect()
     };
-    let mut problems = config.timeouts.problems();
-    let months = config.contact.retention_months;
-    if !(1..=crate::content::site::MAX_RETENTION_MONTHS).contains(&months) {
-        problems.push((
-            "contact.retention_months",
-            format!(
-                "expected a number of months from 1 to {}, found {months}: messages are kept \
-                 at least a month and at most ten years",
-                crate::content::site::MAX_RETENTION_MONTHS
-            ),
-        ));
-    }
-    if !problems.is_empty() {
-        return Err(refuse(problems));
+    let timeouts = config.timeouts.problems();
+    if !timeouts.is_empty() {
+        return Err(refuse(timeouts));
     }
     if production {
         let problems = production_problems(&settings);

@@ -296,18 +296,17 @@ pub struct Contact {
     /// console only) or `supabase`, the `contact_messages` table of the storage's
     /// Supabase project (docs/deploy.md).
     #[serde(default)]
-    pub messages: Messages,
+    pub messages: MessageDelivery,
     /// How long messages are kept in that table before a nightly job deletes them,
     /// in months (1 to 120). Default: 12. The privacy policy should say the same.
-    #[serde(default = "default_retention_months")]
-    #[schemars(range(min = 1, max = 120))]
-    pub retention_months: u32,
+    #[serde(default)]
+    pub retention_months: RetentionMonths,
 }
 
 /// Where the contact form's messages go.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum Messages {
+pub enum MessageDelivery {
     /// Written to the browser's console only.
     #[default]
     Console,
@@ -315,34 +314,66 @@ pub enum Messages {
     Supabase,
 }
 
-impl Messages {
+impl MessageDelivery {
     pub fn as_str(self) -> &'static str {
         match self {
-            Messages::Console => "console",
-            Messages::Supabase => "supabase",
+            MessageDelivery::Console => "console",
+            MessageDelivery::Supabase => "supabase",
         }
     }
 }
 
-pub const MAX_RETENTION_MONTHS: u32 = 120;
+/// How many months contact messages are kept, checked where it is written
+/// (`values::check_retention_months`), so a wrong one is reported with the file's
+/// other mistakes. Default: 12.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct RetentionMonths(pub u32);
 
-pub fn default_retention_months() -> u32 {
-    12
+impl Default for RetentionMonths {
+    fn default() -> RetentionMonths {
+        RetentionMonths(12)
+    }
+}
+
+impl<'de> Deserialize<'de> for RetentionMonths {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(rename = "site.months")]
+        struct Written(u32);
+        Written::deserialize(d).map(|Written(months)| RetentionMonths(months))
+    }
+}
+
+impl JsonSchema for RetentionMonths {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        std::borrow::Cow::Borrowed("RetentionMonths")
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 120,
+            "default": 12,
+            "description": "Months a contact message is kept, 1 to 120."
+        })
+    }
 }
 
 /// `contact.messages` and `contact.retention_months`, read on their own (by
 /// `site serve` and `site messages`), with the defaults when absent.
 #[derive(Debug, Clone)]
 pub struct MessageSettings {
-    pub messages: Messages,
+    pub messages: MessageDelivery,
     pub retention_months: u32,
 }
 
 impl Default for MessageSettings {
     fn default() -> Self {
         MessageSettings {
-            messages: Messages::Console,
-            retention_months: default_retention_months(),
+            messages: MessageDelivery::Console,
+            retention_months: RetentionMonths::default().0,
         }
     }
 }

@@ -24,6 +24,7 @@ pub enum Kind {
     Layout,
     TimeZone,
     Status,
+    Months,
 }
 
 impl Kind {
@@ -39,6 +40,7 @@ impl Kind {
             "site.layout" => Kind::Layout,
             "site.timezone" => Kind::TimeZone,
             "site.status" => Kind::Status,
+            "site.months" => Kind::Months,
             _ => return None,
         })
     }
@@ -98,6 +100,18 @@ pub fn check(kind: Kind, text: &str) -> Result<Vec<Found>, String> {
         Kind::Markdown => markdown_links(text).map_err(|mistake| mistake.message),
         Kind::TimeZone => check_timezone(text.trim()).map(|()| Vec::new()),
         Kind::Status => check_status(text.trim()).map(|_| Vec::new()),
+        Kind::Months => check_retention_months(text.trim()).map(|_| Vec::new()),
+    }
+}
+
+/// How many months contact messages are kept: 1 to 120.
+pub fn check_retention_months(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(months @ 1..=120) => Ok(months),
+        _ => Err(format!(
+            "expected a number of months from 1 to 120, found {text}: messages are kept at \
+             least a month and at most ten years"
+        )),
     }
 }
 

@@ -798,12 +798,18 @@ mod tests {
         )
         .unwrap();
         let settings = crate::content::message_settings(&dir);
-        assert_eq!(settings.messages, crate::content::site::Messages::Supabase);
+        assert_eq!(
+            settings.messages,
+            crate::content::site::MessageDelivery::Supabase
+        );
         assert_eq!(settings.retention_months, 6);
         assert!(migration_sql(6).contains("interval '6 months'"));
         std::fs::remove_dir_all(&dir).unwrap();
         let absent = crate::content::message_settings(&dir);
-        assert_eq!(absent.messages, crate::content::site::Messages::Console);
+        assert_eq!(
+            absent.messages,
+            crate::content::site::MessageDelivery::Console
+        );
         assert_eq!(absent.retention_months, 12);
     }
 
