@@ -154,9 +154,12 @@ storage-policies: setup packages
 # The browser tests, the site on each host (nginx, and workerd for Cloudflare
 # Pages) and each deploy workflow's publishing step against a stand-in of its
 # host: each file starts its own servers, and two files run at a time.
+# Two test files at a time: a third saves little on two cores (the browser is
+# busy) and makes the timing of the busiest tests less even.
+E2E_JOBS ?= 2
 e2e: setup deploy-setup packages
 	cargo build --quiet
-	SITE_BIN=$(DEBUG_SITE) node --test --test-concurrency=2 $$(ls e2e/*.test.mjs deploy/tests/*.test.mjs | sort)
+	SITE_BIN=$(DEBUG_SITE) node --test --test-concurrency=$(E2E_JOBS) $$(ls e2e/*.test.mjs deploy/tests/*.test.mjs | sort)
 
 # Two phases. First the installs (Debian packages, npm packages, the deploy
 # tools) beside the Rust lint, then the Rust tests beside the TypeScript checks:

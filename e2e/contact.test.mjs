@@ -4,7 +4,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { axeViolations, copySite, hydrated, launchBrowser, openPage, startServer } from "./support.mjs";
+import { axeViolations, copySite, fillContactForm, hydrated, launchBrowser, openPage, startServer } from "./support.mjs";
 
 const PNG = Buffer.from(
   "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201d5d3a1a10000000049454e44ae426082",
@@ -35,16 +35,7 @@ async function contactPage(width = 1280) {
   return opened;
 }
 
-async function fill(page, { file } = {}) {
-  await page.getByLabel(/^Full Name/).fill("Asha Patel");
-  await page.getByLabel(/^Email Address/).fill("asha@example.com");
-  await page.getByLabel(/^Phone Number/).fill("+91 98765 43210");
-  await page.getByLabel(/^Company Name/).fill("Northbridge Bank");
-  await page.getByLabel(/^Subject/).fill("Core banking modernisation");
-  await page.getByLabel(/^Message/).fill("We would like to discuss a programme starting next year.");
-  await page.getByLabel("I agree to the Privacy Policy and consent to being contacted").check();
-  if (file) await page.getByLabel(/Image Attachment/).setInputFiles(file);
-}
+const fill = fillContactForm;
 
 const toast = (page) => page.locator(".toast");
 

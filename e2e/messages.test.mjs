@@ -15,7 +15,7 @@ import path from "node:path";
 import { formsIn, messagesProblem } from "../deploy/check-messages.mjs";
 import { columnsOf, insert, select } from "../supabase/tests/postgrest.mjs";
 import { startPostgres } from "../supabase/tests/postgres.mjs";
-import { axeViolations, copySite, freePort, hydrated, launchBrowser, openPage, startServer, WIDTHS } from "./support.mjs";
+import { axeViolations, copySite, fillContactForm, freePort, hydrated, launchBrowser, openPage, startServer, WIDTHS } from "./support.mjs";
 
 const KEY = "test-anon-key";
 const TABLE = "contact_messages";
@@ -118,16 +118,7 @@ async function contactPage(width = 1280) {
   return opened;
 }
 
-async function fill(page, email, { file } = {}) {
-  await page.getByLabel(/^Full Name/).fill("Asha Patel");
-  await page.getByLabel(/^Email Address/).fill(email);
-  await page.getByLabel(/^Phone Number/).fill("+91 98765 43210");
-  await page.getByLabel(/^Company Name/).fill("Northbridge Bank");
-  await page.getByLabel(/^Subject/).fill("Core banking modernisation");
-  await page.getByLabel(/^Message/).fill("We would like to discuss a programme starting next year.");
-  await page.getByLabel("I agree to the Privacy Policy and consent to being contacted").check();
-  if (file) await page.getByLabel(/Image Attachment/).setInputFiles(file);
-}
+const fill = (page, email, options = {}) => fillContactForm(page, { email, ...options });
 
 const sendButton = (page) => page.getByRole("button", { name: "Send Message" });
 

@@ -164,6 +164,9 @@ describe("search", () => {
     await page.getByRole("dialog").waitFor();
     await page.keyboard.press("Escape");
     await page.getByRole("dialog").waitFor({ state: "detached" });
+    // Focus comes back as the dialog unmounts, which a busy machine may show a
+    // frame later.
+    await page.waitForFunction(() => document.activeElement?.matches(".site-header__search"), null, { timeout: 2000 }).catch(() => {});
     assert.equal(await button.evaluate((el) => el === document.activeElement), true);
     assert.deepEqual(problems, []);
     await context.close();

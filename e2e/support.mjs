@@ -179,6 +179,18 @@ export async function hydrated(page) {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
 }
 
+/** Fills in the contact form as a visitor would; `email` tells one message from another. */
+export async function fillContactForm(page, { email = "asha@example.com", file } = {}) {
+  await page.getByLabel(/^Full Name/).fill("Asha Patel");
+  await page.getByLabel(/^Email Address/).fill(email);
+  await page.getByLabel(/^Phone Number/).fill("+91 98765 43210");
+  await page.getByLabel(/^Company Name/).fill("Northbridge Bank");
+  await page.getByLabel(/^Subject/).fill("Core banking modernisation");
+  await page.getByLabel(/^Message/).fill("We would like to discuss a programme starting next year.");
+  await page.getByLabel("I agree to the Privacy Policy and consent to being contacted").check();
+  if (file) await page.getByLabel(/Image Attachment/).setInputFiles(file);
+}
+
 const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
 /**

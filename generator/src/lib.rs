@@ -12,6 +12,7 @@ pub mod bundle;
 pub mod check;
 mod conditional;
 pub mod content;
+mod cors;
 pub mod diagnostics;
 pub mod images;
 mod json_lines;

@@ -8,12 +8,11 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { build } from "esbuild";
 import pg from "pg";
 import { copySite, startServer } from "../../e2e/support.mjs";
+import { formModules } from "./form.mjs";
 import { startPostgres } from "./postgres.mjs";
 import { columnsOf, insert, select } from "./postgrest.mjs";
 
@@ -27,17 +26,6 @@ let db;
 let columns;
 let site;
 let form;
-
-/** The form's row builder and limits, compiled from their TypeScript sources. */
-async function formModules() {
-  const dir = mkdtempSync(path.join(tmpdir(), "site-messages-"));
-  const outfile = path.join(dir, "form.mjs");
-  writeFileSync(path.join(dir, "entry.ts"), `export * from ${JSON.stringify(path.join(root, "islands/lib/contact.ts"))};\nexport * from ${JSON.stringify(path.join(root, "islands/lib/messages.ts"))};\n`);
-  await build({ entryPoints: [path.join(dir, "entry.ts")], outfile, format: "esm", bundle: true, logLevel: "error" });
-  const module = await import(outfile);
-  rmSync(dir, { recursive: true, force: true });
-  return module;
-}
 
 let sequence = 0;
 /** A different sender for each request, unless a case names one. */
@@ -135,7 +123,7 @@ const CASES = [
 const outcomes = [];
 
 before(async () => {
-  form = await formModules();
+  form = await formModules("contact", "messages");
   const pgServer = await startPostgres();
   server = { pg: pgServer };
   db = await pgServer.client();

@@ -5,10 +5,9 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { build } from "esbuild";
+import { formModules } from "./form.mjs";
 import { startPostgres } from "./postgres.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -19,16 +18,6 @@ const NOW = 1763800000000;
 let server;
 let db;
 let formKey;
-
-/** The form's key builder, compiled from its TypeScript source. */
-async function contactModule() {
-  const dir = mkdtempSync(path.join(tmpdir(), "site-contact-"));
-  const outfile = path.join(dir, "contact.mjs");
-  await build({ entryPoints: [path.join(root, "islands/lib/contact.ts")], outfile, format: "esm", bundle: true, logLevel: "error" });
-  const module = await import(outfile);
-  rmSync(dir, { recursive: true, force: true });
-  return module;
-}
 
 async function applyMigrations() {
   for (const file of readdirSync(migrations).filter((f) => f.endsWith(".sql")).sort()) {
@@ -63,7 +52,7 @@ async function refusedByPolicy(promise) {
 }
 
 before(async () => {
-  ({ storageKey: formKey } = await contactModule());
+  ({ storageKey: formKey } = await formModules("contact"));
   server = await startPostgres();
   db = await server.client();
   await db.query(readFileSync(path.join(import.meta.dirname, "storage-schema.sql"), "utf8"));

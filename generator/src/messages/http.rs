@@ -20,6 +20,7 @@ use axum::Router;
 
 use super::policy::{self, Refusal, Value, COLUMNS, TABLE};
 use super::{Inbox, Row};
+use crate::cors::{cors, preflight};
 
 /// The largest request body: a message is at most a few tens of kilobytes.
 const BODY_LIMIT: usize = 1024 * 1024;
@@ -94,14 +95,6 @@ impl IntoResponse for Error {
     }
 }
 
-fn cors(mut response: Response) -> Response {
-    response.headers_mut().insert(
-        header::ACCESS_CONTROL_ALLOW_ORIGIN,
-        HeaderValue::from_static("*"),
-    );
-    response
-}
-
 async fn table(
     State(backend): State<Arc<Backend>>,
     Path(name): Path<String>,
@@ -111,7 +104,7 @@ async fn table(
     let (parts, body) = request.into_parts();
     let (method, headers) = (parts.method, parts.headers);
     if method == Method::OPTIONS {
-        return preflight(&headers);
+        return preflight(&headers, "GET,HEAD,POST,PATCH,DELETE,OPTIONS");
     }
     let peer = parts
         .extensions
@@ -180,23 +173,6 @@ fn authorize(backend: &Backend, headers: &HeaderMap) -> Result<(), Error> {
             )
         }),
     }
-}
-
-fn preflight(headers: &HeaderMap) -> Response {
-    let mut response = StatusCode::NO_CONTENT.into_response();
-    let h = response.headers_mut();
-    h.insert(
-        header::ACCESS_CONTROL_ALLOW_METHODS,
-        HeaderValue::from_static("GET,HEAD,POST,PATCH,DELETE,OPTIONS"),
-    );
-    if let Some(requested) = headers.get(header::ACCESS_CONTROL_REQUEST_HEADERS) {
-        h.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, requested.clone());
-    }
-    h.insert(
-        header::ACCESS_CONTROL_MAX_AGE,
-        HeaderValue::from_static("3600"),
-    );
-    cors(response)
 }
 
 /// The sender's address as the migration's trigger reads it: the first address

@@ -25,6 +25,7 @@ use futures_util::StreamExt;
 
 use super::{content_matches, Bucket, StorageError, Store};
 use crate::conditional::etag_matches;
+use crate::cors::cors;
 
 /// What a form may carry besides its file: boundaries, part headers, text fields.
 const FORM_OVERHEAD: u64 = 64 * 1024;
@@ -180,28 +181,7 @@ fn json(s: &str) -> String {
 /// Cross-origin uploads (a site on a CDN using `site serve`'s storage) send a
 /// preflight; answer it as the gateway in front of the real server does.
 async fn preflight(headers: HeaderMap) -> Response {
-    let mut response = StatusCode::NO_CONTENT.into_response();
-    let h = response.headers_mut();
-    h.insert(
-        header::ACCESS_CONTROL_ALLOW_METHODS,
-        HeaderValue::from_static("GET,HEAD,POST,PUT,OPTIONS"),
-    );
-    if let Some(requested) = headers.get(header::ACCESS_CONTROL_REQUEST_HEADERS) {
-        h.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, requested.clone());
-    }
-    h.insert(
-        header::ACCESS_CONTROL_MAX_AGE,
-        HeaderValue::from_static("3600"),
-    );
-    cors(response)
-}
-
-fn cors(mut response: Response) -> Response {
-    response.headers_mut().insert(
-        header::ACCESS_CONTROL_ALLOW_ORIGIN,
-        HeaderValue::from_static("*"),
-    );
-    response
+    crate::cors::preflight(&headers, "GET,HEAD,POST,PUT,OPTIONS")
 }
 
 fn path_params(
