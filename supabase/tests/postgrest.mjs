@@ -64,28 +64,34 @@ export async function insert(db, table, columns, body, headers = {}) {
     `else json_build_array(pgrst_payload.json_data) end as val) pgrst_uniform_json, ` +
     `lateral (select * from json_to_recordset(pgrst_uniform_json.val) as _(${keys.map((k) => `${quote(k)} ${columns.get(k)}`).join(", ")})) pgrst_body ` +
     `returning ${representation ? `"public".${quote(table)}.*` : "1"}) select count(*) from pgrst_source`;
-  await db.query("begin");
-  try {
-    await db.query("set local role anon");
-    await db.query("select set_config('request.headers', $1, true), set_config('request.method', 'POST', true)", [JSON.stringify(lower)]);
+  return asAnon(db, { "request.headers": JSON.stringify(lower), "request.method": "POST" }, async () => {
     await db.query(sql, [body]);
-    await db.query("commit");
     return { status: 201, body: null };
-  } catch (error) {
-    await db.query("rollback");
-    if (!error.code) throw error;
-    return refusal(statusOf(error.code), error.code, error.message, error.detail ?? null, error.hint ?? null);
-  }
+  });
 }
 
 /** `GET /rest/v1/<table>?select=*` as the anon role. */
 export async function select(db, table) {
+  return asAnon(db, { "request.method": "GET" }, async () => {
+    const { rows } = await db.query(`select * from "public".${quote(table)}`);
+    return { status: 200, body: rows };
+  });
+}
+
+/**
+ * Runs `work` in one transaction as `anon` with PostgREST's request settings,
+ * committed when it succeeds; a PostgreSQL error becomes PostgREST's answer.
+ */
+async function asAnon(db, settings, work) {
   await db.query("begin");
   try {
     await db.query("set local role anon");
-    const { rows } = await db.query(`select * from "public".${quote(table)}`);
+    for (const [name, value] of Object.entries(settings)) {
+      await db.query("select set_config($1, $2, true)", [name, value]);
+    }
+    const answer = await work();
     await db.query("commit");
-    return { status: 200, body: rows };
+    return answer;
   } catch (error) {
     await db.query("rollback");
     if (!error.code) throw error;
