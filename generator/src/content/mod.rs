@@ -117,6 +117,22 @@ impl Reading {
             today: publishing::Clock::of(&config.timezone).today(),
         }
     }
+
+    /// What the pages are read with when `site.yaml` as a whole cannot be: each
+    /// section it needs read on its own, so that a mistake elsewhere in the file
+    /// is reported once, not again as an unknown field of every collection entry.
+    fn of_sections(root: &Path) -> Reading {
+        let timezone: publishing::TimeZone = site_yaml_section(root, "timezone");
+        let offices: Vec<publishing::Office> = site_yaml_section(root, "offices");
+        let highlight: Option<bool> = site_yaml_section(root, "highlight_code");
+        Reading {
+            collections: site_yaml_section(root, "collections"),
+            offices: offices.into_iter().map(|o| o.city).collect(),
+            highlight_code: highlight.unwrap_or(true),
+            today: publishing::Clock::of(&timezone).today(),
+            timezone,
+        }
+    }
 }
 
 /// Files read by earlier builds, kept while their fingerprint stays the same, so
@@ -141,8 +157,7 @@ pub fn load_cached(root: &Path, cache: &mut Cache) -> Result<Content, Failure> {
     let config = load_config(root).map_err(|d| diagnostics.extend(d)).ok();
     let reading = config
         .as_ref()
-        .map(|c| Reading::of(&c.config))
-        .unwrap_or_default();
+        .map_or_else(|| Reading::of_sections(root), |c| Reading::of(&c.config));
     if reading != cache.reading {
         cache.pages.clear();
         cache.reading = reading.clone();
