@@ -8,7 +8,7 @@
 //
 //   node deploy/check-messages.mjs --dist dist
 
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 const TABLE = "contact_messages";
@@ -75,6 +75,9 @@ export async function messagesProblem(projectUrl, anonKey) {
   if (read.body?.code === "PGRST205" || read.body?.code === "42P01" || read.status === 404) {
     return `${base} has no table ${TABLE}: ${apply}`;
   }
+  if (read.status === 401) {
+    return `${base} refused the anon key (${read.body?.message ?? read.text.slice(0, 80)}): the build's SITE_STORAGE_ANON_KEY (the SUPABASE_ANON_KEY secret in CI) must be this project's anon or publishable key`;
+  }
   if (read.body?.code !== "42501") {
     return `${base} answered a read of ${TABLE} with HTTP ${read.status}: ${read.text.slice(0, 200)}`;
   }
@@ -106,10 +109,19 @@ export async function messagesProblem(projectUrl, anonKey) {
 }
 
 if (import.meta.main) {
+  const usage = "usage: node deploy/check-messages.mjs --dist DIST\n\nChecks that the contact_messages table the built contact form writes to takes\nan insert and refuses the public a read (contact.messages: supabase).";
+  if (process.argv.includes("--help") || process.argv.includes("-h")) {
+    console.log(usage);
+    process.exit(0);
+  }
   const at = process.argv.indexOf("--dist");
   const dist = at > 0 ? process.argv[at + 1] : undefined;
   if (!dist) {
-    console.error("usage: node deploy/check-messages.mjs --dist DIST");
+    console.error(usage);
+    process.exit(2);
+  }
+  if (!existsSync(dist)) {
+    console.error(`error: ${dist} does not exist: build the site first (site build)`);
     process.exit(2);
   }
   const forms = formsIn(dist);

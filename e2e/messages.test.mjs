@@ -239,7 +239,7 @@ describe("the deploy check", () => {
   });
 
   test("fails, saying what to apply, when the key is refused or the table is readable or missing", async () => {
-    assert.match(await messagesProblem(gateway.url, "wrong-key"), /answered a read of contact_messages with HTTP 401/);
+    assert.match(await messagesProblem(gateway.url, "wrong-key"), /refused the anon key \(Invalid API key\): the build's SITE_STORAGE_ANON_KEY/);
     const readable = http.createServer((req, res) => {
       res.writeHead(req.url.startsWith("/rest/v1/contact_messages") ? 200 : 404, { "content-type": "application/json" });
       res.end("[]");

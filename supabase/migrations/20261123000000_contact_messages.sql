@@ -116,7 +116,9 @@ begin
     perform pg_advisory_xact_lock(hashtextextended(hash, 0));
     if (select count(*) from private.contact_message_rate r
         where r.key_hash = hash and r.at > now() - interval '3600 seconds') >= 5 then
-      raise exception using errcode = 'PT429', message = 'Too many messages have been sent from this address. Please try again in an hour.';
+      raise exception using errcode = 'PT429', message = case
+        when key like 'address:%' then 'Too many messages have been sent from your network in the last hour. Please try again later.'
+        else 'Too many messages have been sent from this e-mail address in the last hour. Please try again later.' end;
     end if;
     insert into private.contact_message_rate (key_hash) values (hash);
   end loop;

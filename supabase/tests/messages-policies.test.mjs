@@ -200,6 +200,7 @@ describe("each request, to PostgreSQL and to site serve", () => {
     outcomes.push({ name: "a sixth message from one address", database: summary(database), builtIn: summary(builtIn), same: JSON.stringify(database) === JSON.stringify(builtIn) });
     assert.equal(database.status, 429);
     assert.equal(database.body.code, "PT429");
+    assert.match(database.body.message, /from your network in the last hour/);
     assert.deepEqual(builtIn, database);
   });
 
@@ -213,6 +214,7 @@ describe("each request, to PostgreSQL and to site serve", () => {
     const { database, builtIn } = await both(formRow(from), { address: sender().address });
     outcomes.push({ name: "a sixth message to one e-mail address", database: summary(database), builtIn: summary(builtIn), same: JSON.stringify(database) === JSON.stringify(builtIn) });
     assert.equal(database.status, 429);
+    assert.match(database.body.message, /from this e-mail address in the last hour/);
     assert.deepEqual(builtIn, database);
   });
 

@@ -264,8 +264,8 @@ fn insert(
     let now = Instant::now();
     let rate_keys: Vec<Vec<String>> = rows.iter().map(|r| rate_keys(r, &address)).collect();
     // The trigger runs before the policy and the constraints.
-    if !backend.inbox.may_admit(&rate_keys, now) {
-        return Err(policy::rate_limited().into());
+    if let Err(key) = backend.inbox.may_admit(&rate_keys, now) {
+        return Err(policy::rate_limited(&key).into());
     }
     for row in &rows {
         let get = |name: &str| row.get(name).cloned().unwrap_or(Value::Null);
@@ -281,8 +281,8 @@ fn insert(
         }
     }
     // Counted only now, as a refused row's count rolls back with it.
-    if !backend.inbox.admit(&rate_keys, now) {
-        return Err(policy::rate_limited().into());
+    if let Err(key) = backend.inbox.admit(&rate_keys, now) {
+        return Err(policy::rate_limited(&key).into());
     }
     for row in &rows {
         backend.inbox.store(row).map_err(|e| {
@@ -326,10 +326,10 @@ fn now_rfc3339() -> String {
 fn rate_keys(row: &Row, address: &Option<String>) -> Vec<String> {
     let mut keys = Vec::new();
     if let Some(a) = address {
-        keys.push(format!("address:{a}"));
+        keys.push(format!("{}{a}", policy::ADDRESS_KEY));
     }
     if let Some(Value::Text(email)) = row.get("email") {
-        keys.push(format!("email:{}", email.to_lowercase()));
+        keys.push(format!("{}{}", policy::EMAIL_KEY, email.to_lowercase()));
     }
     keys
 }

@@ -51,24 +51,23 @@ impl Inbox {
     }
 
     /// Whether the messages of a request, each with its rate-limit keys, may all
-    /// come now: no key reaches [`policy::RATE_LIMIT`] in the last window.
-    pub fn may_admit(&self, rows: &[Vec<String>], now: Instant) -> bool {
+    /// come now: no key reaches [`policy::RATE_LIMIT`] in the last window. Else
+    /// the first key, in the trigger's order, that would pass it.
+    pub fn may_admit(&self, rows: &[Vec<String>], now: Instant) -> Result<(), String> {
         let mut recent = self.recent.lock().unwrap_or_else(|p| p.into_inner());
         forget_old(&mut recent, now);
         within_limit(&recent, rows)
     }
 
     /// As [`Inbox::may_admit`], and when they may, they are counted.
-    pub fn admit(&self, rows: &[Vec<String>], now: Instant) -> bool {
+    pub fn admit(&self, rows: &[Vec<String>], now: Instant) -> Result<(), String> {
         let mut recent = self.recent.lock().unwrap_or_else(|p| p.into_inner());
         forget_old(&mut recent, now);
-        if !within_limit(&recent, rows) {
-            return false;
-        }
+        within_limit(&recent, rows)?;
         for key in rows.iter().flatten() {
             recent.entry(key.clone()).or_default().push_back(now);
         }
-        true
+        Ok(())
     }
 
     /// Writes `row` as `<received_at>_<id>.json`, atomically.
@@ -144,14 +143,18 @@ fn forget_old(recent: &mut Recent, now: Instant) {
     });
 }
 
-fn within_limit(recent: &Recent, rows: &[Vec<String>]) -> bool {
+/// Counts the request's messages key by key, in order, as the trigger does row
+/// by row; the first key past the limit, if any.
+fn within_limit(recent: &Recent, rows: &[Vec<String>]) -> Result<(), String> {
     let mut wanted: HashMap<&String, usize> = HashMap::new();
     for key in rows.iter().flatten() {
-        *wanted.entry(key).or_default() += 1;
+        let n = wanted.entry(key).or_default();
+        *n += 1;
+        if recent.get(key).map_or(0, |t| t.len()) + *n > policy::RATE_LIMIT {
+            return Err(key.clone());
+        }
     }
-    wanted
-        .into_iter()
-        .all(|(k, n)| recent.get(k).map_or(0, |t| t.len()) + n <= policy::RATE_LIMIT)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -165,19 +168,23 @@ mod tests {
         let start = Instant::now();
         let keys = vec![vec!["address:a".to_string(), "email:x".to_string()]];
         for _ in 0..policy::RATE_LIMIT {
-            assert!(inbox.may_admit(&keys, start));
-            assert!(inbox.admit(&keys, start));
+            assert_eq!(inbox.may_admit(&keys, start), Ok(()));
+            assert_eq!(inbox.admit(&keys, start), Ok(()));
         }
-        assert!(!inbox.may_admit(&keys, start));
-        assert!(!inbox.admit(&keys, start));
+        assert_eq!(inbox.may_admit(&keys, start), Err("address:a".into()));
+        assert_eq!(inbox.admit(&keys, start), Err("address:a".into()));
         // Another address with the same e-mail is refused too; another of both is not.
-        assert!(!inbox.admit(&[vec!["address:b".into(), "email:x".into()]], start));
-        assert!(inbox.admit(&[vec!["address:b".into(), "email:y".into()]], start));
+        let same_email = [vec!["address:b".into(), "email:x".into()]];
+        assert_eq!(inbox.admit(&same_email, start), Err("email:x".into()));
+        assert_eq!(
+            inbox.admit(&[vec!["address:b".into(), "email:y".into()]], start),
+            Ok(())
+        );
         // A request of several messages counts each.
         let batch = vec![vec!["address:c".to_string()]; policy::RATE_LIMIT + 1];
-        assert!(!inbox.admit(&batch, start));
+        assert_eq!(inbox.admit(&batch, start), Err("address:c".into()));
         let later = start + Duration::from_secs(policy::RATE_WINDOW_SECONDS);
-        assert!(inbox.admit(&keys, later));
+        assert_eq!(inbox.admit(&keys, later), Ok(()));
         // Only current senders are remembered.
         assert_eq!(inbox.recent.lock().unwrap().len(), 2);
         std::fs::remove_dir_all(&dir).unwrap();

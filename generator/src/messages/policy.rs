@@ -309,8 +309,15 @@ pub const MIN_FILL_MS: i64 = 3000;
 /// [`RATE_WINDOW_SECONDS`].
 pub const RATE_LIMIT: usize = 5;
 pub const RATE_WINDOW_SECONDS: u64 = 3600;
-pub const RATE_LIMIT_MESSAGE: &str =
-    "Too many messages have been sent from this address. Please try again in an hour.";
+/// What a sender over the limit is told: by its network address, or by its
+/// e-mail address.
+pub const RATE_LIMIT_ADDRESS_MESSAGE: &str =
+    "Too many messages have been sent from your network in the last hour. Please try again later.";
+pub const RATE_LIMIT_EMAIL_MESSAGE: &str =
+    "Too many messages have been sent from this e-mail address in the last hour. Please try again later.";
+/// The rate limit's keys: `address:<ip>` and `email:<lowercased address>`.
+pub const ADDRESS_KEY: &str = "address:";
+pub const EMAIL_KEY: &str = "email:";
 /// PostgREST answers a raised `PTxyz` with HTTP status xyz.
 pub const RATE_LIMIT_CODE: &str = "PT429";
 
@@ -463,8 +470,14 @@ pub fn permission_denied() -> Refusal {
     Refusal::new("42501", format!("permission denied for table {TABLE}"))
 }
 
-pub fn rate_limited() -> Refusal {
-    Refusal::new(RATE_LIMIT_CODE, RATE_LIMIT_MESSAGE.to_string())
+/// The refusal of a sender whose rate-limit `key` is over the limit.
+pub fn rate_limited(key: &str) -> Refusal {
+    let message = if key.starts_with(ADDRESS_KEY) {
+        RATE_LIMIT_ADDRESS_MESSAGE
+    } else {
+        RATE_LIMIT_EMAIL_MESSAGE
+    };
+    Refusal::new(RATE_LIMIT_CODE, message.to_string())
 }
 
 /// Reads a JSON value as PostgreSQL's `json_to_recordset` does for a column of
@@ -643,14 +656,16 @@ pub fn migration_sql(retention_months: u32) -> String {
            key text;\n  \
            hash text;\n\
          begin\n  \
-           foreach key in array array['address:' || nullif(sender, ''), 'email:' || lower(new.email)] loop\n    \
+           foreach key in array array['{address_key}' || nullif(sender, ''), '{email_key}' || lower(new.email)] loop\n    \
              continue when key is null;\n    \
              hash := encode(sha256(convert_to(key, 'UTF8')), 'hex');\n    \
              -- One sender's messages are counted one at a time.\n    \
              perform pg_advisory_xact_lock(hashtextextended(hash, 0));\n    \
              if (select count(*) from private.contact_message_rate r\n        \
                  where r.key_hash = hash and r.at > now() - interval '{window} seconds') >= {limit} then\n      \
-               raise exception using errcode = '{code}', message = {message};\n    \
+               raise exception using errcode = '{code}', message = case\n        \
+                 when key like '{address_key}%' then {address_message}\n        \
+                 else {email_message} end;\n    \
              end if;\n    \
              insert into private.contact_message_rate (key_hash) values (hash);\n  \
            end loop;\n  \
@@ -665,7 +680,10 @@ pub fn migration_sql(retention_months: u32) -> String {
         limit = RATE_LIMIT,
         window = RATE_WINDOW_SECONDS,
         code = RATE_LIMIT_CODE,
-        message = sql_text(RATE_LIMIT_MESSAGE),
+        address_key = ADDRESS_KEY,
+        email_key = EMAIL_KEY,
+        address_message = sql_text(RATE_LIMIT_ADDRESS_MESSAGE),
+        email_message = sql_text(RATE_LIMIT_EMAIL_MESSAGE),
     ));
     sql.push_str(&format!(
         "\n\
