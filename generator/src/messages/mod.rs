@@ -46,7 +46,7 @@ impl Inbox {
         std::fs::create_dir_all(&tmp).map_err(|e| InboxError::Write(tmp.clone(), e))?;
         Ok(Inbox {
             dir,
-            recent: Mutex::new(HashMap::new()),
+            recent: Mutex::new(Recent::default()),
         })
     }
 
@@ -55,17 +55,17 @@ impl Inbox {
     /// the first key, in the trigger's order, that would pass it.
     pub fn may_admit(&self, rows: &[Vec<String>], now: Instant) -> Result<(), String> {
         let mut recent = self.recent.lock().unwrap_or_else(|p| p.into_inner());
-        forget_old(&mut recent, now);
-        within_limit(&recent, rows)
+        recent.forget_old(now);
+        recent.within_limit(rows, now)
     }
 
     /// As [`Inbox::may_admit`], and when they may, they are counted.
     pub fn admit(&self, rows: &[Vec<String>], now: Instant) -> Result<(), String> {
         let mut recent = self.recent.lock().unwrap_or_else(|p| p.into_inner());
-        forget_old(&mut recent, now);
-        within_limit(&recent, rows)?;
+        recent.forget_old(now);
+        recent.within_limit(rows, now)?;
         for key in rows.iter().flatten() {
-            recent.entry(key.clone()).or_default().push_back(now);
+            recent.sends.entry(key.clone()).or_default().push_back(now);
         }
         Ok(())
     }
@@ -127,34 +127,82 @@ impl Inbox {
     }
 }
 
-type Recent = HashMap<String, VecDeque<Instant>>;
-
-/// Drops what has left the window, so the map holds only current senders.
-fn forget_old(recent: &mut Recent, now: Instant) {
-    let window = Duration::from_secs(policy::RATE_WINDOW_SECONDS);
-    recent.retain(|_, times| {
-        while times
-            .front()
-            .is_some_and(|t| now.duration_since(*t) >= window)
-        {
-            times.pop_front();
-        }
-        !times.is_empty()
-    });
+/// The rate limit's memory: when each key's recent messages came, oldest first.
+#[derive(Debug, Default)]
+struct Recent {
+    sends: HashMap<String, VecDeque<Instant>>,
+    /// When the whole map was last swept of what left the window.
+    swept: Option<Instant>,
 }
 
-/// Counts the request's messages key by key, in order, as the trigger does row
-/// by row; the first key past the limit, if any.
-fn within_limit(recent: &Recent, rows: &[Vec<String>]) -> Result<(), String> {
-    let mut wanted: HashMap<&String, usize> = HashMap::new();
-    for key in rows.iter().flatten() {
-        let n = wanted.entry(key).or_default();
-        *n += 1;
-        if recent.get(key).map_or(0, |t| t.len()) + *n > policy::RATE_LIMIT {
-            return Err(key.clone());
+/// The most senders remembered at once. Past it (a flood of forged
+/// X-Forwarded-For addresses, say) the half least recently heard from are
+/// forgotten, so memory stays bounded whatever arrives.
+const MAX_SENDERS: usize = 100_000;
+/// How often the whole map is swept; in between, each key is counted within the
+/// window by itself, so a request costs the same however many senders there are.
+const SWEEP_EVERY: Duration = Duration::from_secs(60);
+
+impl Recent {
+    fn window() -> Duration {
+        Duration::from_secs(policy::RATE_WINDOW_SECONDS)
+    }
+
+    /// Forgets what has left the window (every minute, or when the map is full),
+    /// and past [`MAX_SENDERS`] the senders least recently heard from.
+    fn forget_old(&mut self, now: Instant) {
+        let due = self
+            .swept
+            .is_none_or(|at| now.saturating_duration_since(at) >= SWEEP_EVERY);
+        if !due && self.sends.len() <= MAX_SENDERS {
+            return;
+        }
+        self.swept = Some(now);
+        self.sends.retain(|_, times| {
+            while times
+                .front()
+                .is_some_and(|t| now.saturating_duration_since(*t) >= Recent::window())
+            {
+                times.pop_front();
+            }
+            !times.is_empty()
+        });
+        if self.sends.len() > MAX_SENDERS {
+            let mut last_heard: Vec<(Instant, String)> = self
+                .sends
+                .iter()
+                .filter_map(|(k, t)| t.back().map(|at| (*at, k.clone())))
+                .collect();
+            last_heard.sort_unstable();
+            let excess = self.sends.len() - MAX_SENDERS / 2;
+            for (_, key) in last_heard.into_iter().take(excess) {
+                self.sends.remove(&key);
+            }
         }
     }
-    Ok(())
+
+    /// `key`'s messages within the window before `now`.
+    fn count(&self, key: &str, now: Instant) -> usize {
+        self.sends.get(key).map_or(0, |times| {
+            let expired =
+                times.partition_point(|t| now.saturating_duration_since(*t) >= Recent::window());
+            times.len() - expired
+        })
+    }
+
+    /// Counts the request's messages key by key, in order, as the trigger does
+    /// row by row; the first key past the limit, if any.
+    fn within_limit(&self, rows: &[Vec<String>], now: Instant) -> Result<(), String> {
+        let mut wanted: HashMap<&String, usize> = HashMap::new();
+        for key in rows.iter().flatten() {
+            let n = wanted.entry(key).or_default();
+            *n += 1;
+            if self.count(key, now) + *n > policy::RATE_LIMIT {
+                return Err(key.clone());
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -186,7 +234,20 @@ mod tests {
         let later = start + Duration::from_secs(policy::RATE_WINDOW_SECONDS);
         assert_eq!(inbox.admit(&keys, later), Ok(()));
         // Only current senders are remembered.
-        assert_eq!(inbox.recent.lock().unwrap().len(), 2);
+        assert_eq!(inbox.recent.lock().unwrap().sends.len(), 2);
+        // And never more than MAX_SENDERS of them.
+        let flood: Vec<Vec<String>> = (0..=MAX_SENDERS)
+            .map(|i| vec![format!("address:{i}")])
+            .collect();
+        for (i, sender) in flood.iter().enumerate() {
+            let at = later + Duration::from_millis(i as u64);
+            assert_eq!(inbox.admit(std::slice::from_ref(sender), at), Ok(()));
+        }
+        let remembered = inbox.recent.lock().unwrap().sends.len();
+        assert!(remembered <= MAX_SENDERS, "{remembered}");
+        // The most recent are the ones kept.
+        let last = format!("address:{MAX_SENDERS}");
+        assert!(inbox.recent.lock().unwrap().sends.contains_key(&last));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
