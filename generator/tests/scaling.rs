@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use common::copy_tree;
+use common::{bench_post as post, copy_tree};
 use site::BuildOptions;
 
 /// The most a unit may cost at ten times the size, relative to the smaller.
@@ -189,24 +189,6 @@ fn project() -> PathBuf {
         .parent()
         .unwrap()
         .to_path_buf()
-}
-
-/// A post like those of the shared benchmark corpus: front matter, a heading,
-/// three paragraphs with emphasis and a link to another post, a list, code.
-fn post(i: usize, n: usize) -> String {
-    let other = (i * 7919) % n.max(1) + 1;
-    format!(
-        "---\ntitle: Post {i} about building things\ndescription: What post {i} says, in one line.\n\
-         date: {}-{:02}-{:02}\ntags: [build, post{}, t{}]\n---\n\
-         ## Section {i}\n\nFirst paragraph of post {i} with *emphasis* and words to read.\n\n\
-         Second paragraph, with **strong** words and [another post](../p{other:05}/).\n\n\
-         Third paragraph, plain.\n\n- one\n- two\n- three\n- four\n\n```python\nprint({i})\n```\n",
-        2015 + i % 10,
-        1 + i % 12,
-        1 + i % 28,
-        i % 30,
-        i % 7,
-    )
 }
 
 #[test]

@@ -279,6 +279,36 @@ describe("the public cannot read, change or remove messages", () => {
   });
 });
 
+describe("what only site serve is sent", () => {
+  const post = (body, headers = {}) =>
+    fetch(`${server.url}/rest/v1/${TABLE}`, { method: "POST", headers: { apikey: KEY, "Content-Type": "application/json", ...headers }, body }).then(async (r) => ({ status: r.status, body: await r.json() }));
+
+  test("a body over 1 MiB is refused with 413 and nothing is stored", async () => {
+    const before = readdirSync(path.join(site, ".site/messages")).length;
+    const answer = await post(JSON.stringify({ ...formRow(), message: "x".repeat(2 * 1024 * 1024) }));
+    assert.equal(answer.status, 413);
+    assert.equal(answer.body.code, "PGRST413");
+    assert.equal(readdirSync(path.join(site, ".site/messages")).length, before);
+  });
+
+  test("a body that is not JSON, or not an object, is PostgREST's PGRST102", async () => {
+    for (const body of ["{", "42", '["a"]']) {
+      const answer = await post(body);
+      assert.equal(answer.status, 400, body);
+      assert.equal(answer.body.code, "PGRST102", body);
+    }
+  });
+
+  test("no key, or another project's, is refused as Supabase's gateway refuses it", async () => {
+    const none = await fetch(`${server.url}/rest/v1/${TABLE}`, { method: "POST", body: JSON.stringify(formRow()) });
+    assert.equal(none.status, 401);
+    assert.equal((await none.json()).message, "No API key found in request");
+    const other = await post(JSON.stringify(formRow()), { apikey: "another-key" });
+    assert.equal(other.status, 401);
+    assert.equal(other.body.message, "Invalid API key");
+  });
+});
+
 describe("1,000 messages at once", () => {
   test("all land in PostgreSQL, each once", async () => {
     // 100 connections, as many as PostgREST's pool would hold; 1,000 requests

@@ -112,5 +112,16 @@ pub fn print_report(report: &Report, verbose: bool) {
             "  pages rendered: {} of {}; files written: {} of {}",
             report.pages_rendered, report.pages, report.files_written, report.files
         );
+        if let Some(kib) = peak_memory_kib() {
+            println!("  peak memory: {:.1} MiB", kib as f64 / 1024.0);
+        }
     }
+}
+
+/// The process's peak resident memory so far, as the kernel counts it (Linux's
+/// `VmHWM`); none elsewhere.
+fn peak_memory_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }

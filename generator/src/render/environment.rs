@@ -97,7 +97,11 @@ pub fn environment(inputs: Inputs) -> Environment<'static> {
         .format("%Y-%m-%dT%H:%M:%SZ")
         .to_string();
     env.add_global("now", Value::from(now));
-    let listed: Vec<Listed> = content.pages.iter().map(|p| Listed::of(p)).collect();
+    let listed: Vec<Arc<Listed>> = content
+        .pages
+        .iter()
+        .map(|p| Arc::new(Listed::of(p)))
+        .collect();
     let listing = Arc::new(pages::Listing::new(&listed, content.listings.clone()));
     env.add_global("pages", Value::from_object(PageList(listed)));
 

@@ -45,10 +45,11 @@ pub struct Listed {
     pub date: Option<String>,
     /// The byline and picture of an article of a collection.
     pub article: Option<Article>,
-    /// The times and place of an event.
-    pub event: Option<Event>,
+    /// The times and place of an event (boxed: most pages have none, and every
+    /// page has a `Listed`).
+    pub event: Option<Box<Event>>,
     /// The location, team and dates of a job posting.
-    pub job: Option<Job>,
+    pub job: Option<Box<Job>>,
     /// Why it is not published yet, in a build that shows it (a badge).
     pub unpublished: Option<Unpublished>,
 }
@@ -61,8 +62,8 @@ impl Listed {
             description: page.description.clone(),
             date: page.date.as_ref().map(|d| d.as_str().to_string()),
             article: page.article.clone(),
-            event: page.event.clone(),
-            job: page.job.clone(),
+            event: page.event.clone().map(Box::new),
+            job: page.job.clone().map(Box::new),
             unpublished: page.unpublished.clone(),
         }
     }
@@ -73,7 +74,8 @@ impl Listed {
 /// listing are then a lookup, however many entries there are.
 #[derive(Debug, Default)]
 pub struct Listing {
-    by_date: Vec<Listed>,
+    /// Shared with the `pages` global: one `Listed` per page in the whole build.
+    by_date: Vec<Arc<Listed>>,
     /// Each page by its address.
     by_route: HashMap<String, usize>,
     lists: Arc<Listings>,
@@ -85,7 +87,7 @@ pub struct Listing {
 }
 
 impl Listing {
-    pub fn new(listed: &[Listed], lists: Arc<Listings>) -> Listing {
+    pub fn new(listed: &[Arc<Listed>], lists: Arc<Listings>) -> Listing {
         let by_date = by_date(listed);
         let by_route: HashMap<String, usize> = by_date
             .iter()
@@ -127,7 +129,7 @@ impl Listing {
         }
     }
 
-    fn listed(&self, routes: &[String]) -> Vec<Listed> {
+    fn listed(&self, routes: &[String]) -> Vec<Arc<Listed>> {
         routes
             .iter()
             .filter_map(|r| self.by_route.get(r).map(|&i| self.by_date[i].clone()))
@@ -272,7 +274,7 @@ pub fn featured_article(listing: &Listing, collection: &str) -> Value {
         .get(collection)
         .and_then(|r| listing.by_route.get(r))
         .map_or(Value::from(Option::<bool>::None), |&i| {
-            Value::from(minijinja::value::Serde(listing.by_date[i].clone()))
+            Value::from(minijinja::value::Serde(listing.by_date[i].as_ref()))
         })
 }
 
@@ -287,7 +289,7 @@ pub fn article_neighbours(listing: &Listing, route: &str) -> Value {
         i.and_then(|i| all.get(i))
             .and_then(|r| listing.by_route.get(r))
             .map_or(Value::from(Option::<bool>::None), |&k| {
-                Value::from(minijinja::value::Serde(listing.by_date[k].clone()))
+                Value::from(minijinja::value::Serde(listing.by_date[k].as_ref()))
             })
     };
     let around: std::collections::BTreeMap<&str, Value> = [
@@ -305,7 +307,7 @@ fn map<const N: usize>(entries: [(&'static str, Value); N]) -> Value {
 
 /// A list of pages that notes when a template reads it.
 #[derive(Debug)]
-pub struct PageList(pub Vec<Listed>);
+pub struct PageList(pub Vec<Arc<Listed>>);
 
 impl Object for PageList {
     fn repr(self: &Arc<Self>) -> ObjectRepr {
@@ -315,7 +317,7 @@ impl Object for PageList {
     fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
         mark_listed();
         let listed = self.0.get(key.as_usize()?)?;
-        Some(Value::from(minijinja::value::Serde(listed)))
+        Some(Value::from(minijinja::value::Serde(listed.as_ref())))
     }
 
     fn enumerate(self: &Arc<Self>) -> Enumerator {
@@ -327,7 +329,7 @@ impl Object for PageList {
 /// The pages below a section, newest first (then by address): a blog's index.
 pub fn pages_in(listing: &Listing, section: &str) -> Value {
     let prefix = format!("{}/", section.trim_end_matches('/'));
-    let found: Vec<Listed> = listing
+    let found: Vec<Arc<Listed>> = listing
         .by_date
         .iter()
         .filter(|p| p.route.starts_with(&prefix) && p.route != prefix)
@@ -337,7 +339,7 @@ pub fn pages_in(listing: &Listing, section: &str) -> Value {
 }
 
 /// Every page newest first, for `pages_in`.
-pub fn by_date(listed: &[Listed]) -> Vec<Listed> {
+pub fn by_date(listed: &[Arc<Listed>]) -> Vec<Arc<Listed>> {
     let mut sorted = listed.to_vec();
     sorted.sort_by(|a, b| b.date.cmp(&a.date).then_with(|| a.route.cmp(&b.route)));
     sorted
@@ -390,7 +392,8 @@ mod tests {
                 l("/posts/a/", Some("2024-01-01")),
                 l("/posts/b/", Some("2025-01-01")),
                 l("/about/", Some("2030-01-01")),
-            ],
+            ]
+            .map(Arc::new),
             Default::default(),
         );
         let listed = pages_in(&listing, "/posts");

@@ -1,0 +1,74 @@
+//! A build's memory grows with its pages in proportion, and no faster than
+//! today's: each post of the benchmark site may add at most `LIMIT` to the peak.
+//! The peak is what `site build --verbose` reports (the kernel's high-water
+//! mark), for the benchmark site with 1,000 and 10,000 posts, with the same
+//! binary in one run; the difference over the 9,000 posts between is what a post
+//! costs, free of the fixed cost of a build. Memory is not noisy as time is, so a
+//! fixed bound holds. (100,000 posts within 900 MiB needs at most 9.2 KiB a post;
+//! a post of these costs about 3.5 KiB.)
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{bench_post, copy_tree};
+
+/// The most a post may add to the peak, in KiB.
+const LIMIT: f64 = 5.0;
+
+/// Builds the benchmark site with `n` posts; its peak memory in MiB, if the
+/// system reports one.
+fn peak_with(n: usize) -> Option<f64> {
+    let base =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("memory-{}", std::process::id()));
+    let root = base.join(format!("site-{n}"));
+    let _ = std::fs::remove_dir_all(&root);
+    let project = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    copy_tree(&project.join("bench").join("site"), &root);
+    for i in 1..=n {
+        let file = root.join(format!("content/pages/posts/p{i:05}.md"));
+        std::fs::write(file, bench_post(i, n)).unwrap();
+    }
+    let shm = Path::new("/dev/shm");
+    let out = if shm.is_dir() {
+        shm.to_path_buf()
+    } else {
+        base.clone()
+    }
+    .join(format!("site-memory-{n}-{}", std::process::id()));
+    let output = Command::new(env!("CARGO_BIN_EXE_site"))
+        .args(["build", "--verbose", "--root"])
+        .arg(&root)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_dir_all(&root);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("peak memory: "))
+        .and_then(|m| m.trim_end_matches(" MiB").parse().ok())
+}
+
+#[test]
+fn a_post_adds_no_more_memory_than_it_did() {
+    let (Some(small), Some(large)) = (peak_with(1_000), peak_with(10_000)) else {
+        eprintln!("this system reports no peak memory: nothing to compare");
+        return;
+    };
+    let per_post = (large - small) * 1024.0 / 9_000.0;
+    eprintln!("peak memory: {small:.1} MiB with 1,000 posts, {large:.1} MiB with 10,000: {per_post:.2} KiB a post");
+    assert!(
+        per_post <= LIMIT,
+        "a post adds {per_post:.2} KiB to the build's peak memory (at most {LIMIT}): \
+         {small:.1} MiB with 1,000 posts, {large:.1} MiB with 10,000"
+    );
+}
