@@ -74,7 +74,6 @@ export async function deleteOldAttachments({ url, key, before }) {
     const removed = await call(base, key, "DELETE", `/object/${BUCKET}`, { prefixes: old });
     if (removed.length === 0) throw new Error(`the Storage API deleted none of ${old.length} images it listed`);
     deleted.push(...removed.map((o) => o.name));
-    if (page.length < PAGE && old.length === page.filter((o) => o.id).length) return deleted;
   }
 }
 

@@ -191,10 +191,15 @@ fn old_addresses_redirect_in_the_hosts_own_form() {
         "content/site.yaml",
         &format!("{config}redirects: [{{ from: /brochure/, to: \"https://example.org/brochure.pdf\", status: 302 }}]\n"),
     );
-    let mut options = site.options();
-    options.host = Some(site::output::hosts::Host::Netlify);
-    site.build_ok_with(&options);
-    let redirects = site.read("dist/_redirects");
+    use site::output::hosts::Host;
+    // The build for `host`, and what it wrote at `file`.
+    let built_for = |host: Host, file: &str| {
+        let mut options = site.options();
+        options.host = Some(host);
+        site.build_ok_with(&options);
+        site.read(file)
+    };
+    let redirects = built_for(Host::Netlify, "dist/_redirects");
     assert!(
         redirects.contains("/old-privacy /privacy/ 301\n/old-privacy/ /privacy/ 301\n"),
         "{redirects}"
@@ -204,17 +209,13 @@ fn old_addresses_redirect_in_the_hosts_own_form() {
         "{redirects}"
     );
 
-    options.host = Some(site::output::hosts::Host::Nginx);
-    site.build_ok_with(&options);
-    let conf = site.read("dist/_nginx.conf");
+    let conf = built_for(Host::Nginx, "dist/_nginx.conf");
     assert!(
         conf.contains("location = /old-privacy/ {\n    return 301 /privacy/;\n}"),
         "{conf}"
     );
 
-    options.host = Some(site::output::hosts::Host::GithubPages);
-    site.build_ok_with(&options);
-    let page = site.read("dist/old-privacy/index.html");
+    let page = built_for(Host::GithubPages, "dist/old-privacy/index.html");
     assert!(
         page.contains(
             r#"<meta http-equiv="refresh" content="0; url=https://fixture.example/privacy/">"#

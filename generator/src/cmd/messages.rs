@@ -68,7 +68,7 @@ pub fn run(args: &MessagesArgs) -> bool {
             1 => "1 message".to_string(),
             n => format!("{n} messages"),
         },
-        args.root.join(".site").join("messages").display(),
+        Inbox::dir(&args.root).display(),
         settings.messages.as_str()
     );
     true

@@ -255,28 +255,12 @@ pub fn storage_settings(root: &Path) -> site::Storage {
     crate::content::settings::storage_with_environment(site_yaml_section(root, "storage"))
 }
 
-/// `site.yaml`'s `contact.messages` and `contact.retention_months`, each its
-/// default when absent or unreadable (the full load reports why).
+/// `site.yaml`'s `contact.messages` and `contact.retention_months`.
 pub fn message_settings(root: &Path) -> site::MessageSettings {
-    let node = std::fs::read_to_string(root.join("content").join("site.yaml"))
-        .ok()
-        .and_then(|text| yaml::parse(&text).ok());
-    let field = |key: &str| {
-        node.as_ref()
-            .and_then(|n| n.get("contact"))
-            .and_then(|c| c.get(key))
-            .cloned()
-    };
-    let defaults = site::MessageSettings::default();
+    let months: site::RetentionMonths = site_yaml_section(root, "contact.retention_months");
     site::MessageSettings {
-        messages: field("messages")
-            .and_then(|n| yaml::from_node(&n, "contact.messages").ok())
-            .unwrap_or(defaults.messages),
-        retention_months: field("retention_months")
-            .and_then(|n| {
-                yaml::from_node::<site::RetentionMonths>(&n, "contact.retention_months").ok()
-            })
-            .map_or(defaults.retention_months, |m| m.0),
+        messages: site_yaml_section(root, "contact.messages"),
+        retention_months: months.0,
     }
 }
 
@@ -286,16 +270,18 @@ pub fn timeouts(root: &Path) -> site::Timeouts {
     site_yaml_section(root, "timeouts")
 }
 
-/// One section of `site.yaml`, read without the rest; its default when the file
-/// or the section cannot be read (the full load reports why).
-fn site_yaml_section<T: serde::de::DeserializeOwned + Default>(root: &Path, key: &str) -> T {
-    std::fs::read_to_string(root.join("content").join("site.yaml"))
-        .ok()
-        .and_then(|text| yaml::parse(&text).ok())
-        .and_then(|node| {
-            node.get(key)
-                .and_then(|n| yaml::from_node::<T>(n, key).ok())
-        })
+/// One section of `site.yaml` (a dotted path, `contact.messages`), read without
+/// the rest; its default when the file or the section cannot be read (the full
+/// load reports why).
+fn site_yaml_section<T: serde::de::DeserializeOwned + Default>(root: &Path, path: &str) -> T {
+    let text = std::fs::read_to_string(root.join("content").join("site.yaml")).ok();
+    let node = text.and_then(|text| yaml::parse(&text).ok());
+    let mut section = node.as_ref();
+    for key in path.split('.') {
+        section = section.and_then(|n| n.get(key));
+    }
+    section
+        .and_then(|n| yaml::from_node::<T>(n, path).ok())
         .unwrap_or_default()
 }
 

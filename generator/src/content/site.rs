@@ -369,15 +369,6 @@ pub struct MessageSettings {
     pub retention_months: u32,
 }
 
-impl Default for MessageSettings {
-    fn default() -> Self {
-        MessageSettings {
-            messages: MessageDelivery::Console,
-            retention_months: RetentionMonths::default().0,
-        }
-    }
-}
-
 /// Where the contact form uploads attachments. An empty `url` means the site's own
 /// origin, which `site serve` provides. `SITE_STORAGE_URL` and `SITE_STORAGE_ANON_KEY`
 /// override these at build time (see `settings.rs`).

@@ -304,22 +304,11 @@ fn read_row(object: &serde_json::Map<String, serde_json::Value>) -> Result<Row, 
     for c in COLUMNS {
         let value = match object.get(c.name) {
             Some(json) => policy::read_value(c.ty, json)?,
-            None => match c.name {
-                "id" => Value::Text(uuid::Uuid::new_v4().to_string()),
-                "received_at" => Value::Text(now_rfc3339()),
-                _ => match c.default {
-                    Some(d) => Value::Text(d.trim_matches('\'').to_string()),
-                    None => Value::Null,
-                },
-            },
+            None => c.default.map_or(Value::Null, policy::Fill::value),
         };
         row.insert(c.name.to_string(), value);
     }
     Ok(row)
-}
-
-fn now_rfc3339() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
 }
 
 /// The trigger's keys: the sender's address and the e-mail address, lowercased.

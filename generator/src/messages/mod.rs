@@ -37,9 +37,14 @@ pub enum InboxError {
 }
 
 impl Inbox {
-    /// The inbox of the site at `root`: `.site/messages/`.
+    /// Where the site at `root` keeps its messages: `.site/messages/`.
+    pub fn dir(root: &Path) -> PathBuf {
+        root.join(".site").join("messages")
+    }
+
+    /// The inbox of the site at `root`.
     pub fn open(root: &Path) -> Result<Inbox, InboxError> {
-        let dir = root.join(".site").join("messages");
+        let dir = Inbox::dir(root);
         let tmp = dir.join(".tmp");
         // Parts of messages cut short by a stopped server.
         let _ = std::fs::remove_dir_all(&tmp);
@@ -104,7 +109,7 @@ impl Inbox {
 
     /// Every stored message, oldest first.
     pub fn list(root: &Path) -> Result<Vec<Row>, InboxError> {
-        let dir = root.join(".site").join("messages");
+        let dir = Inbox::dir(root);
         let entries = match std::fs::read_dir(&dir) {
             Ok(entries) => entries,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),

@@ -41,8 +41,8 @@ pub struct Column {
     pub name: &'static str,
     pub ty: Type,
     pub not_null: bool,
-    /// The SQL default, when there is one.
-    pub default: Option<&'static str>,
+    /// What PostgreSQL fills in when the row does not name it.
+    pub default: Option<Fill>,
     /// Whether the public may give it a value (a column-level INSERT grant).
     pub anon_insert: bool,
     pub doc: &'static str,
@@ -52,7 +52,7 @@ const fn column(
     name: &'static str,
     ty: Type,
     not_null: bool,
-    default: Option<&'static str>,
+    default: Option<Fill>,
     anon_insert: bool,
     doc: &'static str,
 ) -> Column {
@@ -66,13 +66,42 @@ const fn column(
     }
 }
 
+/// A column's default.
+#[derive(Debug, Clone, Copy)]
+pub enum Fill {
+    /// A new random UUID.
+    Uuid,
+    /// The time of the insert.
+    Now,
+    Text(&'static str),
+}
+
+impl Fill {
+    fn sql(self) -> String {
+        match self {
+            Fill::Uuid => "gen_random_uuid()".into(),
+            Fill::Now => "now()".into(),
+            Fill::Text(t) => sql_text(t),
+        }
+    }
+
+    /// The value it gives a row inserted now.
+    pub fn value(self) -> Value {
+        Value::Text(match self {
+            Fill::Uuid => uuid::Uuid::new_v4().to_string(),
+            Fill::Now => chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true),
+            Fill::Text(t) => t.to_string(),
+        })
+    }
+}
+
 /// The table's columns, in order.
 pub const COLUMNS: &[Column] = &[
     column(
         "id",
         Type::Uuid,
         true,
-        Some("gen_random_uuid()"),
+        Some(Fill::Uuid),
         false,
         "made by the server",
     ),
@@ -80,7 +109,7 @@ pub const COLUMNS: &[Column] = &[
         "received_at",
         Type::Timestamptz,
         true,
-        Some("now()"),
+        Some(Fill::Now),
         false,
         "when the server received it",
     ),
@@ -88,7 +117,7 @@ pub const COLUMNS: &[Column] = &[
         "status",
         Type::Text,
         true,
-        Some("'new'"),
+        Some(Fill::Text("new")),
         false,
         "the team's: new, read or answered",
     ),
@@ -108,8 +137,22 @@ pub const COLUMNS: &[Column] = &[
         true,
         "the sender's e-mail address",
     ),
-    column("phone", Type::Text, true, Some("''"), true, "optional"),
-    column("company", Type::Text, true, Some("''"), true, "optional"),
+    column(
+        "phone",
+        Type::Text,
+        true,
+        Some(Fill::Text("")),
+        true,
+        "optional",
+    ),
+    column(
+        "company",
+        Type::Text,
+        true,
+        Some(Fill::Text("")),
+        true,
+        "optional",
+    ),
     column("subject", Type::Text, true, None, true, ""),
     column("message", Type::Text, true, None, true, ""),
     column(
@@ -573,7 +616,7 @@ pub fn migration_sql(retention_months: u32) -> String {
                 line.push_str(" not null");
             }
             if let Some(d) = c.default {
-                line.push_str(&format!(" default {d}"));
+                line.push_str(&format!(" default {}", d.sql()));
             }
             line
         })

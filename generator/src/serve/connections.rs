@@ -8,10 +8,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
+use hyper::body::Incoming;
+use hyper::Request;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
+use tower_service::Service;
 
 /// Connections served at once (page loads, uploads, live-reload streams): half
 /// the process's file descriptors, the rest kept for files and child processes,
@@ -55,12 +57,17 @@ pub async fn serve(
                 Err(e) => return Err(e),
             };
             let _ = stream.set_nodelay(true);
-            // The peer's address, for the messages' per-address limit.
-            let app = app
-                .clone()
-                .layer(axum::Extension(axum::extract::ConnectInfo(peer)));
-            let connection =
-                http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app));
+            // Each request carries the peer's address (for the messages'
+            // per-address limit), added as it arrives: the app itself is shared.
+            let app = app.clone();
+            let service = hyper::service::service_fn(move |mut request: Request<Incoming>| {
+                request
+                    .extensions_mut()
+                    .insert(axum::extract::ConnectInfo(peer));
+                // A Router is always ready, so it is called without polling.
+                app.clone().call(request.map(axum::body::Body::new))
+            });
+            let connection = http.serve_connection(TokioIo::new(stream), service);
             tokio::spawn(async move {
                 let _ = connection.await;
                 drop(slot);
