@@ -57,6 +57,20 @@ export function parseHeaders(text) {
   return rules;
 }
 
+/**
+ * `_redirects`, as Cloudflare Pages and Netlify read it: one rule a line, `from to
+ * [status][!]` (301 when none; `!` forces it over an existing file); `#` comments.
+ */
+export function parseRedirects(text) {
+  const rules = [];
+  for (const line of text.split("\n")) {
+    const [from, to, status = "301"] = line.trim().split(/\s+/);
+    if (!from || from.startsWith("#") || !to) continue;
+    rules.push({ from, to, status: Number.parseInt(status, 10), force: status.endsWith("!") });
+  }
+  return rules;
+}
+
 /** Whether a `_headers` pattern matches a path: `*` any rest, `:name` one segment. */
 function matches(pattern, urlPath) {
   const source = pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/:[A-Za-z]+/g, "[^/]+");
@@ -88,13 +102,9 @@ function imitation(dist, profile) {
   const serve = (urlPath, file) =>
     blocks.push(`  location = ${urlPath} {\n${addHeaders(hostHeaders(profile, rules, urlPath))}\n    try_files /${file} =404;\n  }`);
   const redirect = (urlPath, status, to) => blocks.push(`  location = ${urlPath} {\n    return ${status} ${to}$is_args$args;\n  }`);
-  // `_redirects`, as Cloudflare Pages and Netlify read it: `from to status`.
   const redirects = path.join(dist, "_redirects");
   if (profile.headersFile && existsSync(redirects)) {
-    for (const line of readFileSync(redirects, "utf8").split("\n")) {
-      const [from, to, status] = line.trim().split(/\s+/);
-      if (from && !from.startsWith("#") && to) redirect(from, status ?? "301", to);
-    }
+    for (const { from, to, status } of parseRedirects(readFileSync(redirects, "utf8"))) redirect(from, status, to);
   }
   for (const file of walk(dist)) {
     if (file === "_headers" || file === "_redirects" || file.startsWith(".")) continue;
