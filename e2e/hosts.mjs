@@ -220,11 +220,16 @@ const WRANGLER = path.resolve(import.meta.dirname, "..", "deploy", "node_modules
  */
 export async function startWorkerd(dist) {
   const dir = mkdtempSync(path.join(tmpdir(), "site-workerd-"));
+  // faketime's library (`make test CLOCK=…`) keeps wrangler's local server from
+  // starting, even with the clock unmoved, so it runs on the real clock: it serves
+  // the same files on any day.
+  const env = { ...process.env };
+  if (env.LD_PRELOAD?.includes("faketime")) for (const name of ["LD_PRELOAD", "FAKETIME"]) delete env[name];
   const port = await freePort();
   const child = spawn(
     WRANGLER,
     ["pages", "dev", dist, "--ip", "127.0.0.1", "--port", String(port), "--compatibility-date", "2026-10-01", "--log-level", "warn"],
-    { cwd: dir, env: { ...process.env, CI: "1", HOME: dir, WRANGLER_SEND_METRICS: "false" }, stdio: ["ignore", "pipe", "pipe"] },
+    { cwd: dir, env: { ...env, CI: "1", HOME: dir, WRANGLER_SEND_METRICS: "false" }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";
   child.stdout.on("data", (d) => (output += d));

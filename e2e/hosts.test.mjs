@@ -16,6 +16,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { crawl, describe as describeFailures, servedPaths } from "../deploy/crawl.mjs";
 import { HOSTS, parseHeaders, startHost, startWorkerd } from "./hosts.mjs";
+import { BUILD_CLOCK } from "./support.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = path.resolve(root, process.env.SITE_BIN ?? "target/debug/site");
@@ -27,7 +28,7 @@ const BASE_URL = "https://www.meridiandigital.com";
 function buildFor(host, production) {
   const out = mkdtempSync(path.join(tmpdir(), `site-${host}-`));
   const args = ["build", "--root", root, "--out", out, "--for", host, "--base-url", BASE_URL];
-  const env = { ...process.env };
+  const env = { ...process.env, ...BUILD_CLOCK };
   if (production) {
     args.push("--production");
     Object.assign(env, { SITE_STORAGE_URL: "https://abcdefghijklmnopqrst.supabase.co", SITE_STORAGE_ANON_KEY: "sb_publishable_hosts-test" });

@@ -6,7 +6,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { axeViolations, hydrated, launchBrowser, openPage, startServer, WIDTHS } from "./support.mjs";
+import { axeViolations, BUILT_AT, hydrated, launchBrowser, openPage, startServer, WIDTHS } from "./support.mjs";
 
 let server;
 let browser;
@@ -233,7 +233,7 @@ test("the footer is the spec's: four groups of five links, legal links, contact,
     assert.equal(await a.getAttribute("rel"), "noopener noreferrer");
   }
   assert.match(await page.locator(".site-footer__contact").innerText(), /Hyderabad[\s\S]*\+91[\s\S]*@/);
-  assert.match(await page.locator(".site-footer__copyright").innerText(), new RegExp(`© ${new Date().getFullYear()} Meridian Digital`));
+  assert.match(await page.locator(".site-footer__copyright").innerText(), new RegExp(`© ${BUILT_AT.getUTCFullYear()} Meridian Digital`));
   await context.close();
 });
 

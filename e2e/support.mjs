@@ -14,6 +14,16 @@ import { chromium } from "playwright-core";
 const require = createRequire(import.meta.url);
 const root = path.resolve(import.meta.dirname, "..");
 
+/**
+ * The moment every test builds the site at, as `SOURCE_DATE_EPOCH`: the content's
+ * events and job postings are dated, so a build by the real clock would move events
+ * to the archive and close postings as the days pass. Pinned, the tests pass on any
+ * day (`make test CLOCK=+365d` runs them a year ahead). A test about the date sets
+ * its own.
+ */
+export const BUILT_AT = new Date("2026-11-24T00:00:00Z");
+export const BUILD_CLOCK = { SOURCE_DATE_EPOCH: String(BUILT_AT.getTime() / 1000) };
+
 /** The widths every page is tried at: small and large phones, a tablet, a laptop. */
 export const WIDTHS = [320, 375, 768, 1280];
 
@@ -58,7 +68,7 @@ export async function startServer({ siteRoot = root, env = {}, keepRoot = false 
   const out = mkdtempSync(path.join(tmpdir(), "site-e2e-"));
   const child = spawn(bin, ["serve", "--root", siteRoot, "--out", out, "--port", "0"], {
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...BUILD_CLOCK, ...env },
   });
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));

@@ -24,7 +24,7 @@ import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { parseHeaders, parseRedirects, startHost, startWorkerd } from "../../e2e/hosts.mjs";
-import { freePort } from "../../e2e/support.mjs";
+import { BUILD_CLOCK, freePort } from "../../e2e/support.mjs";
 import { servedPaths } from "../crawl.mjs";
 import { startCloudflareApi } from "./cloudflare-api.mjs";
 import { startNetlifyApi } from "./netlify-api.mjs";
@@ -42,7 +42,7 @@ function workspaceFor(host, ...args) {
   const workspace = mkdtempSync(path.join(tmpdir(), `site-deploy-${host}-`));
   symlinkSync(path.join(root, "deploy"), path.join(workspace, "deploy"));
   writeFileSync(path.join(workspace, ".node-version"), readFileSync(path.join(root, ".node-version")));
-  execFileSync(bin, ["build", "--root", root, "--out", path.join(workspace, "dist"), "--for", host, ...args], { stdio: "pipe" });
+  execFileSync(bin, ["build", "--root", root, "--out", path.join(workspace, "dist"), "--for", host, ...args], { stdio: "pipe", env: { ...process.env, ...BUILD_CLOCK } });
   return workspace;
 }
 
