@@ -78,7 +78,10 @@ fn a_report_without_its_peak_fails_on_linux() {
 
 #[test]
 fn the_peak_is_read_from_the_report() {
-    assert_eq!(peak_in("Built 3 pages\n  peak memory: 157.5 MiB\n"), Some(157.5));
+    assert_eq!(
+        peak_in("Built 3 pages\n  peak memory: 157.5 MiB\n"),
+        Some(157.5)
+    );
 }
 
 #[test]
