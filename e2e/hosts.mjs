@@ -21,7 +21,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
-import { freePort } from "./support.mjs";
+import { freePort, withoutFaketime } from "./support.mjs";
 
 const DEFAULT_CACHE = "public, max-age=0, must-revalidate";
 
@@ -220,16 +220,11 @@ const WRANGLER = path.resolve(import.meta.dirname, "..", "deploy", "node_modules
  */
 export async function startWorkerd(dist) {
   const dir = mkdtempSync(path.join(tmpdir(), "site-workerd-"));
-  // faketime's library (`make test CLOCK=…`) keeps wrangler's local server from
-  // starting, even with the clock unmoved, so it runs on the real clock: it serves
-  // the same files on any day.
-  const env = { ...process.env };
-  if (env.LD_PRELOAD?.includes("faketime")) for (const name of ["LD_PRELOAD", "FAKETIME"]) delete env[name];
   const port = await freePort();
   const child = spawn(
     WRANGLER,
     ["pages", "dev", dist, "--ip", "127.0.0.1", "--port", String(port), "--compatibility-date", "2026-10-01", "--log-level", "warn"],
-    { cwd: dir, env: { ...env, CI: "1", HOME: dir, WRANGLER_SEND_METRICS: "false" }, stdio: ["ignore", "pipe", "pipe"] },
+    { cwd: dir, env: { ...withoutFaketime(), CI: "1", HOME: dir, WRANGLER_SEND_METRICS: "false" }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";
   child.stdout.on("data", (d) => (output += d));

@@ -119,9 +119,22 @@ export function rawGet(url, headers = {}) {
   });
 }
 
+/**
+ * The environment without faketime's library (`make test CLOCK=…`), for the
+ * programs that cannot run under it even with the clock unmoved: Chromium spins,
+ * wrangler's local server never starts. They keep the real clock; what they show
+ * does not depend on the date (the islands read the clock only to name an upload).
+ */
+export function withoutFaketime(env = process.env) {
+  const rest = { ...env };
+  if (rest.LD_PRELOAD?.includes("faketime")) for (const name of ["LD_PRELOAD", "FAKETIME"]) delete rest[name];
+  return rest;
+}
+
 export async function launchBrowser() {
   return chromium.launch({
     executablePath: "/usr/bin/chromium",
+    env: withoutFaketime(),
     headless: true,
     args: [
       "--no-sandbox",

@@ -138,6 +138,9 @@ export async function runStep(jobDef, stepDef, { workspace, contexts, extraEnv =
     GITHUB_STEP_SUMMARY: files.summary,
     RUNNER_TEMP: temp,
     RUNNER_OS: "Linux",
+    // The test's clock: under `make test CLOCK=…` the step keeps the moved clock
+    // the rest of the test (its certificates, its stored objects) was made on.
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("FAKETIME") || (k === "LD_PRELOAD" && process.env[k].includes("faketime")))),
     ...stepEnv,
     ...extraEnv,
   };
