@@ -15,7 +15,24 @@ DEBUG_SITE := target/debug/site
 RELEASE_SITE := target/release/site
 PORT ?= 8080
 
-.PHONY: help setup deploy-setup packages build serve test rust-tests check lint lint-rust lint-node schemas unit-ts storage-policies e2e screenshots bench lighthouse fuzz clean
+# `make test CLOCK=+365d` runs every test with the clock moved (Debian's faketime,
+# for the test commands and what they start, not for cargo or npm), which shows
+# that no test depends on today's date. The monotonic clock stays true, so
+# timeouts and Chromium keep working.
+ifdef CLOCK
+FAKETIME := faketime -f $(CLOCK)
+export FAKETIME_DONT_FAKE_MONOTONIC := 1
+export FAKETIME_FORCE_MONOTONIC_FIX := 1
+export CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER := $(FAKETIME)
+endif
+
+# Cargo compiles the project's own crate with clippy's driver (.ci/rustc-linted),
+# warnings as errors: every build is linted as it compiles, so `make test` needs no
+# separate `cargo clippy` pass over every dependency. The dependencies, compiled
+# by plain rustc, are the same either way.
+export RUSTC_WORKSPACE_WRAPPER := $(CURDIR)/.ci/rustc-linted
+
+.PHONY: help setup deploy-setup packages build debug-build serve test rust-tests check lint lint-rust lint-node fmt schemas unit-ts storage-policies e2e screenshots bench lighthouse fuzz clean
 
 help:
 	@echo "make serve   build and serve the site on http://127.0.0.1:$(PORT)"
@@ -37,8 +54,9 @@ node_modules/.installed: package.json package-lock.json .node-version
 
 # The deploy tools (wrangler, netlify-cli) and the crawl, from deploy/'s own
 # lockfile, installed by the very command the deploy workflows run (a test
-# holds them to it), so the tests use what a deploy uses.
-deploy/node_modules/.installed: deploy/package.json deploy/package-lock.json
+# holds them to it), so the tests use what a deploy uses; after the project's own
+# packages, so that npm runs under the project's Node.js.
+deploy/node_modules/.installed: deploy/package.json deploy/package-lock.json node_modules/.installed
 	npm ci --prefix deploy --omit=dev --no-audit --no-fund --ignore-scripts
 	@touch $@
 
@@ -49,14 +67,16 @@ deploy-setup: deploy/node_modules/.installed
 # the browser tests, PostgreSQL (bookworm's 15) and pg_cron for the storage and
 # messages policies, nginx (with its brotli
 # module) for serving the site as each host does, an SSH server and rsync for the
-# nginx deploy. Installed when missing and we are root.
+# nginx deploy, faketime for `make test CLOCK=…`. Installed when missing and we
+# are root.
 DEBIAN_PACKAGES := chromium:$(CHROMIUM) \
   postgresql:/usr/lib/postgresql/*/bin/postgres \
   postgresql-15-cron:/usr/lib/postgresql/*/lib/pg_cron.so \
   nginx:/usr/sbin/nginx \
   libnginx-mod-http-brotli-static:/usr/lib/nginx/modules/ngx_http_brotli_static_module.so \
   openssh-server:/usr/sbin/sshd \
-  rsync:/usr/bin/rsync
+  rsync:/usr/bin/rsync \
+  faketime:/usr/bin/faketime
 packages:
 	@missing=""; for p in $(DEBIAN_PACKAGES); do ls $${p#*:} >/dev/null 2>&1 || missing="$$missing $${p%%:*}"; done; \
 	if [ -n "$$missing" ]; then \
@@ -73,21 +93,22 @@ build: setup
 	cargo build --release --quiet
 	$(RELEASE_SITE) build
 
-# The debug build, which `make test` has built already: 33 pages need no release
-# build, and a fresh clone serves in a couple of minutes. `make build` and the
-# workflows build the release binary.
-serve: setup
+# The debug build of `site`, which the tests and `make serve` run.
+debug-build:
 	cargo build --quiet
+
+# The debug build, which `make test` has built already: the site's pages need no
+# release build, and a fresh clone serves in a couple of minutes. `make build` and
+# the workflows build the release binary.
+serve: setup debug-build
 	$(DEBUG_SITE) serve --host 127.0.0.1 --port $(PORT)
 
 # Builds into a scratch folder (dist/ is left alone) and checks the result.
-check: setup
-	cargo build --quiet
-	$(DEBUG_SITE) build --strict-budgets --out .site/check-dist
-	$(DEBUG_SITE) check --out .site/check-dist
+check: setup debug-build
+	$(FAKETIME) $(DEBUG_SITE) build --strict-budgets --out .site/check-dist
+	$(FAKETIME) $(DEBUG_SITE) check --out .site/check-dist
 
-screenshots: setup packages
-	cargo build --quiet
+screenshots: setup packages debug-build
 	SITE_BIN=$(DEBUG_SITE) node e2e/screenshots.mjs
 
 # Benchmarks: a Markdown report on stdout and in bench/results/latest.md.
@@ -110,7 +131,7 @@ FUZZ_SEEDS_storage_upload := fuzz/seeds/storage_upload
 FUZZ_TOOLCHAIN := $(shell rustup toolchain list 2>/dev/null | grep -q '^nightly' && echo +nightly)
 define fuzz_target
 	@mkdir -p fuzz/corpus/$(1) && echo "fuzz: $(1) for $(FUZZ_SECONDS) s"
-	@RUSTC_BOOTSTRAP=$(if $(FUZZ_TOOLCHAIN),,1) cargo $(FUZZ_TOOLCHAIN) fuzz run --sanitizer none $(1) \
+	@RUSTC_WORKSPACE_WRAPPER= RUSTC_BOOTSTRAP=$(if $(FUZZ_TOOLCHAIN),,1) cargo $(FUZZ_TOOLCHAIN) fuzz run --sanitizer none $(1) \
 	  fuzz/corpus/$(1) $(FUZZ_SEEDS_$(1)) -- -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	  -rss_limit_mb=2048 -print_final_stats=1 || echo $(1) >> .site/fuzz-failed
 
@@ -122,20 +143,20 @@ fuzz: setup
 	@if [ -s .site/fuzz-failed ]; then echo "fuzz: crashes in $$(tr '\n' ' ' < .site/fuzz-failed)(fuzz/artifacts/)"; exit 1; fi
 
 # Lighthouse scores of the spec's routes, mobile and desktop (about 10 minutes).
-lighthouse: setup packages
-	cargo build --quiet
+lighthouse: setup packages debug-build
 	SITE_BIN=$(DEBUG_SITE) node bench/lighthouse.mjs
 
 # The lint in three parts, by what each needs: Rust's needs no npm packages, so
 # `make test` runs it while they install; the schemas' check needs the binary.
 lint: lint-rust lint-node schemas
-lint-rust:
-	cargo fmt --all -- --check
+lint-rust: fmt
 	cargo clippy --quiet --all-targets -- -D warnings
+fmt:
+	cargo fmt --all -- --check
 lint-node: setup
 	node_modules/.bin/tsc --noEmit -p .
 	node .ci/lint-workflows.mjs
-	node --test '.ci/*.test.mjs' 'styles/*.test.mjs'
+	$(FAKETIME) node --test '.ci/*.test.mjs' 'styles/*.test.mjs'
 schemas:
 	cargo run --quiet -- schema --check
 
@@ -144,12 +165,11 @@ unit-ts: setup
 	@rm -rf .site/unit
 	@$(ESBUILD) $$(find islands -name '*.test.ts' -o -name '*.test.tsx') --bundle --platform=node \
 	  --format=esm --outbase=islands --outdir=.site/unit --out-extension:.js=.mjs --log-level=warning
-	node --test $$(find .site/unit -name '*.test.mjs' | sort)
+	$(FAKETIME) node --test $$(find .site/unit -name '*.test.mjs' | sort)
 
 # The production migrations (storage, messages) against a real PostgreSQL.
-storage-policies: setup packages
-	cargo build --quiet
-	SITE_BIN=$(DEBUG_SITE) node --test 'supabase/tests/*.test.mjs'
+storage-policies: setup packages debug-build
+	SITE_BIN=$(DEBUG_SITE) $(FAKETIME) node --test 'supabase/tests/*.test.mjs'
 
 # The browser tests, the site on each host (nginx, and workerd for Cloudflare
 # Pages) and each deploy workflow's publishing step against a stand-in of its
@@ -157,19 +177,18 @@ storage-policies: setup packages
 # Two test files at a time: a third saves little on two cores (the browser is
 # busy) and makes the timing of the busiest tests less even.
 E2E_JOBS ?= 2
-e2e: setup deploy-setup packages
-	cargo build --quiet
-	SITE_BIN=$(DEBUG_SITE) node --test --test-concurrency=$(E2E_JOBS) $$(ls e2e/*.test.mjs deploy/tests/*.test.mjs | sort)
+e2e: setup deploy-setup packages debug-build
+	SITE_BIN=$(DEBUG_SITE) $(FAKETIME) node --test --test-concurrency=$(E2E_JOBS) $$(ls e2e/*.test.mjs deploy/tests/*.test.mjs | sort)
 
-# Two phases. First the installs (Debian packages, npm packages, the deploy
-# tools) beside the Rust lint, then the Rust tests beside the TypeScript checks:
-# the installs wait on the network, the rest on the processor. Then the storage
-# policies and the browser, host and deploy tests, which need all of it.
+# One run of make, each job started when what it needs is there: the debug build
+# beside the installs (which wait on the network) and the TypeScript checks; then
+# the browser, host and deploy tests (which wait on the browser more than on the
+# processor) and the storage policies beside the Rust tests (which keep the
+# processor busy). Rust is linted as it compiles (RUSTC_WORKSPACE_WRAPPER).
 test:
-	$(MAKE) --no-print-directory -j4 packages deploy-setup lint-node unit-ts rust-tests
-	$(MAKE) --no-print-directory -j2 storage-policies e2e
+	$(MAKE) --no-print-directory -j4 fmt lint-node unit-ts rust-tests storage-policies e2e
 
-rust-tests: setup lint-rust
+rust-tests: setup debug-build
 	cargo test --quiet
 	$(MAKE) --no-print-directory schemas check
 
