@@ -1,9 +1,10 @@
 // Crawls a served site the way a visitor and a search engine meet it, and reports
 // every internal URL that does not answer 200 at once: a redirect (3xx) costs a
 // round trip on every click, and anything else is broken. It starts from `/`, the
-// sitemap and robots.txt, and follows every link, stylesheet, script, image,
-// island script (`data-component`), canonical URL and og:url of every page. An
-// address that is no page must answer 404 with the site's 404 page.
+// sitemap (and, when it is an index, each sitemap it lists) and robots.txt, and
+// follows every link, stylesheet, script, image, island script (`data-component`),
+// canonical URL and og:url of every page. An address that is no page must answer
+// 404 with the site's 404 page.
 //
 //   node deploy/crawl.mjs https://www.meridiandigital.com          (a live deployment)
 //   node deploy/crawl.mjs http://127.0.0.1:8080 --base-url https://www.meridiandigital.com
@@ -42,6 +43,36 @@ export function references(html) {
   parser.write(html);
   parser.end();
   return found;
+}
+
+/**
+ * The `<loc>`s of a sitemap, as written (unescaped), and whether it is a sitemap
+ * index (whose `<loc>`s are sitemaps) rather than a list of pages.
+ */
+export function sitemapLocs(xml) {
+  const unescape = (s) => s.trim().replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&apos;", "'").replaceAll("&quot;", '"').replaceAll("&amp;", "&");
+  return {
+    index: /<sitemapindex[\s>]/.test(xml),
+    locs: [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => unescape(m[1])),
+  };
+}
+
+/**
+ * The page URLs of the sitemap at `url`: its own, or those of each sitemap it
+ * lists when it is an index (`sitemap.xml` past 50,000 URLs). `read(url)` gives
+ * (or resolves to) a sitemap's text.
+ */
+export async function sitemapPages(url, read) {
+  const { index, locs } = sitemapLocs(await read(url));
+  if (!index) return locs;
+  const pages = [];
+  for (const sitemap of locs) pages.push(...sitemapLocs(await read(sitemap)).locs);
+  return pages;
+}
+
+/** The page URLs of a build's `sitemap.xml`, read from the folder `dist`. */
+export function sitemapPagesIn(dist) {
+  return sitemapPages("/sitemap.xml", (url) => readFileSync(path.join(dist, new URL(url, "http://localhost").pathname), "utf8"));
 }
 
 /** Files a host reads as its configuration and never serves. */
@@ -149,11 +180,13 @@ export async function crawl(origin, { baseUrl = origin, headers = {}, dist, read
     const type = response.headers.get("content-type") ?? "";
     const text = () => new TextDecoder().decode(body);
     const path = new URL(url).pathname;
+    let xml;
     if (type.startsWith("text/html")) {
       pages.add(path);
       for (const { url: ref, where } of references(text())) enqueue(ref, url, `${where} on ${path}`);
-    } else if (path === "/sitemap.xml") {
-      for (const m of text().matchAll(/<loc>([^<]+)<\/loc>/g)) enqueue(m[1].replaceAll("&amp;", "&"), url, "sitemap.xml");
+    } else if ((/xml/.test(type) || path.endsWith(".xml")) && /<(urlset|sitemapindex)[\s>]/.test((xml = text()))) {
+      // A sitemap, or a sitemap index: its sitemaps are crawled in turn.
+      for (const loc of sitemapLocs(xml).locs) enqueue(loc, url, path.slice(1));
     } else if (path === "/robots.txt") {
       for (const m of text().matchAll(/^Sitemap:\s*(\S+)/gim)) enqueue(m[1], url, "robots.txt");
     }

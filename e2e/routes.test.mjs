@@ -6,6 +6,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { sitemapPages } from "../deploy/crawl.mjs";
 import { axeViolations, BUILT_AT, hydrated, launchBrowser, openPage, startServer, WIDTHS } from "./support.mjs";
 
 let server;
@@ -15,8 +16,8 @@ let routes;
 before(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  const sitemap = await (await fetch(server.url + "/sitemap.xml")).text();
-  routes = [...sitemap.matchAll(/<loc>https?:\/\/[^/]+(\/[^<]*)<\/loc>/g)].map((m) => m[1]);
+  const read = async (url) => (await fetch(server.url + new URL(url, server.url).pathname)).text();
+  routes = (await sitemapPages("/sitemap.xml", read)).map((url) => new URL(url).pathname);
 });
 
 after(async () => {

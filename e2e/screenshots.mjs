@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { sitemapPages } from "../deploy/crawl.mjs";
 import { hydrated, launchBrowser, openPage, startServer, WIDTHS } from "./support.mjs";
 
 const dir = path.join(import.meta.dirname, "screenshots");
@@ -13,8 +14,8 @@ const server = await startServer();
 const browser = await launchBrowser();
 const escape = (s) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 try {
-  const sitemap = await (await fetch(server.url + "/sitemap.xml")).text();
-  const routes = [...sitemap.matchAll(/<loc>https?:\/\/[^/]+(\/[^<]*)<\/loc>/g)].map((m) => m[1]);
+  const read = async (url) => (await fetch(server.url + new URL(url, server.url).pathname)).text();
+  const routes = (await sitemapPages("/sitemap.xml", read)).map((url) => new URL(url).pathname);
   const sheets = [];
   for (const width of WIDTHS) {
     const shots = [];

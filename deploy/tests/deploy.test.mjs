@@ -25,7 +25,7 @@ import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { parseHeaders, parseRedirects, startHost, startWorkerd } from "../../e2e/hosts.mjs";
 import { BUILD_CLOCK, freePort } from "../../e2e/support.mjs";
-import { servedPaths } from "../crawl.mjs";
+import { servedPaths, sitemapPagesIn } from "../crawl.mjs";
 import { startCloudflareApi } from "./cloudflare-api.mjs";
 import { startNetlifyApi } from "./netlify-api.mjs";
 import { startSshServer } from "./ssh-server.mjs";
@@ -87,7 +87,7 @@ async function crawlStepPasses(t, job, workspace, published, start) {
     t.diagnostic(log(crawl));
     assert.equal(crawl.code, 0, log(crawl));
     // Every page of the build's sitemap.
-    const pages = readFileSync(path.join(workspace, "dist", "sitemap.xml"), "utf8").match(/<loc>/g).length;
+    const pages = (await sitemapPagesIn(path.join(workspace, "dist"))).length;
     assert.match(crawl.stdout, new RegExp(`Crawled ${pages} pages and \\d+ internal URLs .*: every one answered as it should`));
   } finally {
     await served.stop();

@@ -653,10 +653,7 @@ fn collect_files(
         )?;
     }
     let base_url = &settings.render.base_url;
-    let mut generated = vec![
-        ("sitemap.xml", sitemap::sitemap(base_url, &content.pages)),
-        ("robots.txt", sitemap::robots(base_url)),
-    ];
+    let mut generated = vec![("robots.txt", sitemap::robots(base_url))];
     generated.extend(settings.host.config_files(&settings.rules, moved));
     // A feed for each collection of articles, and one for each of its categories.
     let feeds: Vec<(String, String)> = content
@@ -684,6 +681,7 @@ fn collect_files(
     let generated = generated
         .into_iter()
         .map(|(name, text)| (name.to_string(), text))
+        .chain(sitemap::sitemap(base_url, &content.pages))
         .chain(feeds)
         .chain(calendars)
         .chain(redirects);

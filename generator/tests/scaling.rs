@@ -6,6 +6,9 @@
 //! The fixed cost of a build is measured on its own (the site at size zero) and
 //! taken off first. Ratios within one run, so the machine's speed cancels out.
 //!
+//! The sitemap writer is also measured on its own, past the limits that cut a
+//! sitemap into several (a build that large would take minutes).
+//!
 //! Times are the best of a few builds, output on tmpfs where there is one. This
 //! is the only test of its binary, so no other test runs beside it.
 
@@ -304,5 +307,57 @@ fn the_build_is_linear_in_its_pages_and_in_the_size_of_a_page() {
         }
         site.write("content/pages/offices.yaml", &page);
     }));
+    problems.extend(sitemap_writer());
     assert!(problems.is_empty(), "not linear:\n{}", problems.join("\n"));
+}
+
+/// The sitemap writer past its limits, on its own: a build of the hundreds of
+/// thousands of pages that cut the sitemap would take minutes, the writer alone
+/// a fraction of a second. Limits of 5,000 URLs a file cut 20,000 and 200,000
+/// URLs into 4 and 40 sitemaps and their index; a URL must cost about the same.
+fn sitemap_writer() -> Vec<String> {
+    use site::output::sitemap::{files, Limits, Url};
+    let limits = Limits {
+        urls: 5_000,
+        ..Limits::PROTOCOL
+    };
+    let urls = |n: usize| -> Vec<Url> {
+        (1..=n)
+            .map(|i| Url {
+                loc: format!("https://www.example.com/posts/p{i:06}/"),
+                lastmod: Some(format!("2026-{:02}-{:02}", 1 + i % 12, 1 + i % 28)),
+            })
+            .collect()
+    };
+    let per_url = |n: usize| -> f64 {
+        let urls = urls(n);
+        let mut best = Duration::MAX;
+        for _ in 0..RUNS {
+            let started = std::time::Instant::now();
+            let written = files("https://www.example.com/", &urls, limits);
+            best = best.min(started.elapsed());
+            assert_eq!(written.len(), n / limits.urls + 1);
+        }
+        best.as_secs_f64() / n as f64
+    };
+    let measure = || {
+        let (small, large) = (per_url(20_000), per_url(200_000));
+        let report = format!(
+            "the sitemap writer: {:.3} µs a URL at 20,000 URLs, {:.3} µs at 200,000 (×{:.2})",
+            small * 1e6,
+            large * 1e6,
+            large / small
+        );
+        eprintln!("{report}");
+        (large / small > LIMIT).then(|| format!("{report} (at most ×{LIMIT})"))
+    };
+    match measure() {
+        None => Vec::new(),
+        Some(_) => {
+            eprintln!(
+                "the sitemap writer: measuring again, to tell a slow step from a busy machine"
+            );
+            measure().into_iter().collect()
+        }
+    }
 }

@@ -1,4 +1,9 @@
 //! `sitemap.xml` and `robots.txt`, from the routes and the base URL.
+//!
+//! The sitemaps protocol allows at most 50,000 URLs and 50 MiB to a file, and
+//! search engines refuse a larger one. Past either limit `sitemap.xml` becomes a
+//! sitemap index of `sitemap-1.xml`, `sitemap-2.xml`, …, each within both, so
+//! `robots.txt` names one address at any size.
 
 use std::collections::HashMap;
 
@@ -6,7 +11,47 @@ use crate::content::values::Date;
 use crate::content::Page;
 use crate::render::canonical_url;
 
-pub fn sitemap(base_url: &str, pages: &[std::sync::Arc<Page>]) -> String {
+/// One page of the sitemap: its address, and when it last changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Url {
+    pub loc: String,
+    pub lastmod: Option<String>,
+}
+
+/// How much one sitemap file may hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    pub urls: usize,
+    pub bytes: usize,
+}
+
+impl Limits {
+    /// <https://www.sitemaps.org/protocol.html#index>: 50,000 URLs and
+    /// 52,428,800 bytes, uncompressed.
+    pub const PROTOCOL: Limits = Limits {
+        urls: 50_000,
+        bytes: 52_428_800,
+    };
+}
+
+const XML_DECLARATION: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+const URLSET: (&str, &str) = (
+    "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    "</urlset>\n",
+);
+const INDEX: (&str, &str) = (
+    "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    "</sitemapindex>\n",
+);
+
+/// The sitemap's files for the site's pages: `sitemap.xml` alone, or the index
+/// and its numbered sitemaps.
+pub fn sitemap(base_url: &str, pages: &[std::sync::Arc<Page>]) -> Vec<(String, String)> {
+    files(base_url, &urls(base_url, pages), Limits::PROTOCOL)
+}
+
+/// The sitemap's entries: every published page, dated.
+pub fn urls(base_url: &str, pages: &[std::sync::Arc<Page>]) -> Vec<Url> {
     // A collection's listing changes with its newest article: each collection's
     // newest date, found in one pass.
     let mut newest: HashMap<&str, &Date> = HashMap::new();
@@ -16,23 +61,77 @@ pub fn sitemap(base_url: &str, pages: &[std::sync::Arc<Page>]) -> String {
             *entry = (*entry).max(date);
         }
     }
-    let mut xml = String::from(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
-    );
     // A page shown only as a preview (a draft, scheduled, closed) is no address
     // for search engines.
-    for page in pages.iter().filter(|p| p.unpublished.is_none()) {
-        xml.push_str("  <url><loc>");
-        xml.push_str(&escape(&canonical_url(base_url, &page.route)));
-        xml.push_str("</loc>");
-        let collection = page.route.trim_matches('/');
-        if let Some(date) = page.date.as_ref().or(newest.get(collection).copied()) {
-            xml.push_str(&format!("<lastmod>{}</lastmod>", date.as_str()));
+    pages
+        .iter()
+        .filter(|p| p.unpublished.is_none())
+        .map(|page| {
+            let collection = page.route.trim_matches('/');
+            Url {
+                loc: canonical_url(base_url, &page.route),
+                lastmod: page
+                    .date
+                    .as_ref()
+                    .or(newest.get(collection).copied())
+                    .map(|d| d.as_str().to_string()),
+            }
+        })
+        .collect()
+}
+
+/// The files (name, text) that hold `urls`: one `sitemap.xml` when it fits in
+/// `limits`, else `sitemap.xml` as the index of `sitemap-1.xml` … `sitemap-N.xml`.
+pub fn files(base_url: &str, urls: &[Url], limits: Limits) -> Vec<(String, String)> {
+    let frame = XML_DECLARATION.len() + URLSET.0.len() + URLSET.1.len();
+    let mut sitemaps: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let mut count = 0;
+    for url in urls {
+        let entry = entry(url);
+        let full = count == limits.urls || frame + current.len() + entry.len() > limits.bytes;
+        if full && count > 0 {
+            sitemaps.push(urlset(&current));
+            current.clear();
+            count = 0;
         }
-        xml.push_str("</url>\n");
+        current.push_str(&entry);
+        count += 1;
     }
-    xml.push_str("</urlset>\n");
-    xml
+    if sitemaps.is_empty() {
+        return vec![("sitemap.xml".to_string(), urlset(&current))];
+    }
+    sitemaps.push(urlset(&current));
+    let base = base_url.trim_end_matches('/');
+    let mut index = format!("{XML_DECLARATION}{}", INDEX.0);
+    for n in 1..=sitemaps.len() {
+        index.push_str(&format!(
+            "  <sitemap><loc>{}</loc></sitemap>\n",
+            escape(&format!("{base}/sitemap-{n}.xml"))
+        ));
+    }
+    index.push_str(INDEX.1);
+    std::iter::once(("sitemap.xml".to_string(), index))
+        .chain(
+            sitemaps
+                .into_iter()
+                .enumerate()
+                .map(|(i, text)| (format!("sitemap-{}.xml", i + 1), text)),
+        )
+        .collect()
+}
+
+fn entry(url: &Url) -> String {
+    let mut line = format!("  <url><loc>{}</loc>", escape(&url.loc));
+    if let Some(lastmod) = &url.lastmod {
+        line.push_str(&format!("<lastmod>{}</lastmod>", escape(lastmod)));
+    }
+    line.push_str("</url>\n");
+    line
+}
+
+fn urlset(entries: &str) -> String {
+    format!("{XML_DECLARATION}{}{entries}{}", URLSET.0, URLSET.1)
 }
 
 pub fn robots(base_url: &str) -> String {
@@ -46,4 +145,95 @@ fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: &str = "https://www.example.com/";
+
+    fn urls(n: usize) -> Vec<Url> {
+        (1..=n)
+            .map(|i| Url {
+                loc: format!("https://www.example.com/posts/p{i}/"),
+                lastmod: Some("2026-11-24".into()),
+            })
+            .collect()
+    }
+
+    fn locs(xml: &str) -> Vec<&str> {
+        xml.split("<loc>")
+            .skip(1)
+            .filter_map(|s| s.split("</loc>").next())
+            .collect()
+    }
+
+    #[test]
+    fn fifty_thousand_urls_are_one_sitemap() {
+        let files = files(BASE, &urls(50_000), Limits::PROTOCOL);
+        assert_eq!(files.len(), 1);
+        let (name, xml) = &files[0];
+        assert_eq!(name, "sitemap.xml");
+        assert!(xml.contains("<urlset "));
+        assert_eq!(locs(xml).len(), 50_000);
+    }
+
+    #[test]
+    fn one_url_more_makes_sitemap_xml_the_index_of_two() {
+        let files = files(BASE, &urls(50_001), Limits::PROTOCOL);
+        let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["sitemap.xml", "sitemap-1.xml", "sitemap-2.xml"]);
+        let index = &files[0].1;
+        assert!(index.contains("<sitemapindex "), "{index}");
+        assert_eq!(
+            locs(index),
+            [
+                "https://www.example.com/sitemap-1.xml",
+                "https://www.example.com/sitemap-2.xml"
+            ]
+        );
+        assert_eq!(locs(&files[1].1).len(), 50_000);
+        assert_eq!(locs(&files[2].1), ["https://www.example.com/posts/p50001/"]);
+        // Every page once, in order.
+        let all: Vec<&str> = files[1..].iter().flat_map(|(_, x)| locs(x)).collect();
+        let expected = urls(50_001);
+        assert!(all.iter().zip(&expected).all(|(a, b)| *a == b.loc));
+        assert_eq!(all.len(), expected.len());
+    }
+
+    #[test]
+    fn a_sitemap_is_cut_before_it_passes_the_byte_limit() {
+        let limits = Limits {
+            urls: 50_000,
+            bytes: 1_000,
+        };
+        let files = files(BASE, &urls(100), limits);
+        assert!(files.len() > 2);
+        for (name, xml) in &files {
+            assert!(xml.len() <= 1_000, "{name} is {} bytes", xml.len());
+        }
+        let pages: usize = files[1..].iter().map(|(_, x)| locs(x).len()).sum();
+        assert_eq!(pages, 100);
+    }
+
+    #[test]
+    fn addresses_are_escaped() {
+        let url = Url {
+            loc: "https://www.example.com/a&b/".into(),
+            lastmod: None,
+        };
+        let files = files(BASE, &[url], Limits::PROTOCOL);
+        assert!(files[0]
+            .1
+            .contains("<url><loc>https://www.example.com/a&amp;b/</loc></url>"));
+    }
+
+    #[test]
+    fn robots_txt_names_sitemap_xml_at_any_size() {
+        assert_eq!(
+            robots(BASE),
+            "User-agent: *\nAllow: /\n\nSitemap: https://www.example.com/sitemap.xml\n"
+        );
+    }
 }
