@@ -677,7 +677,10 @@ fn collect_files(
         })
         .collect();
     let redirects = output::redirects::files(settings.host, moved, base_url, &settings.render.head);
-    let calendars = output::calendar::files(&content.config, base_url, &content.pages);
+    let built = content::publishing::Clock::of(&content.config.timezone)
+        .now
+        .with_timezone(&chrono::Utc);
+    let calendars = output::calendar::files(&content.config, base_url, &content.pages, built);
     let generated = generated
         .into_iter()
         .map(|(name, text)| (name.to_string(), text))

@@ -1,24 +1,35 @@
 //! Each event's calendar file (`/events/summit.ics` beside `/events/summit/`),
 //! written with icalendar: a visitor adds the event to their calendar with one
 //! click, in UTC so every calendar shows it in the reader's own zone.
+//!
+//! PRODID names the site that made the file (RFC 5545 §3.7.3), as
+//! `-//Meridian Digital//www.meridiandigital.com//EN`. DTSTAMP, when the file was
+//! made, is the build's time: `SOURCE_DATE_EPOCH` when set, so a reproducible
+//! build writes the same bytes, else the clock.
 
 use std::sync::Arc;
 
+use chrono::{DateTime, Utc};
 use icalendar::{Calendar, Component, EventLike};
 
 use crate::content::entries::Place;
 use crate::content::{Page, SiteConfig};
 use crate::render::canonical_url;
 
-/// The calendar file of every event page: (file, text).
-pub fn files(config: &SiteConfig, base_url: &str, pages: &[Arc<Page>]) -> Vec<(String, String)> {
+/// The calendar file of every event page: (file, text), stamped `built`.
+pub fn files(
+    config: &SiteConfig,
+    base_url: &str,
+    pages: &[Arc<Page>],
+    built: DateTime<Utc>,
+) -> Vec<(String, String)> {
     pages
         .iter()
         .filter_map(|page| {
             let event = page.event.as_ref()?;
             Some((
                 event.calendar.trim_start_matches('/').to_string(),
-                calendar(config, base_url, page, event),
+                calendar(config, base_url, page, event, built),
             ))
         })
         .collect()
@@ -29,10 +40,11 @@ fn calendar(
     base_url: &str,
     page: &Page,
     event: &crate::content::entries::Event,
+    built: DateTime<Utc>,
 ) -> String {
     let utc = |t: &str| {
         chrono::DateTime::parse_from_rfc3339(t)
-            .map(|t| t.with_timezone(&chrono::Utc))
+            .map(|t| t.with_timezone(&Utc))
             .unwrap_or_default()
     };
     let url = canonical_url(base_url, &page.route);
@@ -54,8 +66,7 @@ fn calendar(
             "{}@{host}",
             page.route.trim_matches('/').replace('/', "-")
         ))
-        // The same file for the same event, build after build.
-        .timestamp(utc(&event.start))
+        .timestamp(built)
         .summary(&page.title)
         .description(&description)
         .starts(utc(&event.start))
@@ -63,7 +74,10 @@ fn calendar(
         .location(&location)
         .url(&url)
         .done();
-    Calendar::new()
+    Calendar::empty()
+        .append_property(("VERSION", "2.0"))
+        .append_property(("PRODID", format!("-//{}//{host}//EN", config.name).as_str()))
+        .append_property(("CALSCALE", "GREGORIAN"))
         .name(&format!("{}: {}", config.name, page.title))
         .push(entry)
         .done()
