@@ -230,3 +230,28 @@ export async function axeViolations(page) {
   );
   return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
 }
+
+/**
+ * axe-core violations of `url` as a browser without JavaScript shows it, at
+ * `width`: no script runs and `<noscript>` content is laid out. axe itself needs
+ * JavaScript, so the page is opened with it on, every script refused and each
+ * `<noscript>` made the `<div>` that a browser without JavaScript would lay out.
+ */
+export async function axeViolationsWithoutJavaScript(browser, url, width) {
+  const context = await browser.newContext({ viewport: { width, height: 800 } });
+  try {
+    const page = await context.newPage();
+    await page.route("**/*", async (route) => {
+      const type = route.request().resourceType();
+      if (type === "script") return route.abort();
+      if (type !== "document") return route.continue();
+      const response = await route.fetch();
+      const body = (await response.text()).replaceAll("<noscript>", "<div data-noscript>").replaceAll("</noscript>", "</div>");
+      return route.fulfill({ response, body });
+    });
+    await page.goto(url);
+    return await axeViolations(page);
+  } finally {
+    await context.close();
+  }
+}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
 // One module per icon: the package's index would make esbuild read all of them.
 import CircleCheck from "lucide-react/icons/circle-check";
 import LoaderCircle from "lucide-react/icons/loader-circle";
@@ -8,6 +8,7 @@ import X from "lucide-react/icons/x";
 import {
   checkAttachment,
   EMPTY_FIELDS,
+  fieldsFromForm,
   MESSAGES,
   SEND_DELAY_MS,
   subjectFromQuery,
@@ -66,6 +67,23 @@ export default function ContactForm({ storage, messages }: ContactFormProps) {
   const fileInput = useRef<HTMLInputElement>(null);
   const form = useRef<HTMLFormElement>(null);
 
+  // On a slow connection the visitor types into the server's HTML before this
+  // script arrives. Hydration keeps what the fields hold, but the first render
+  // after it would put the (empty) state back: the state takes the fields'
+  // values first, and a file already chosen is checked as if chosen now.
+  useLayoutEffect(() => {
+    const el = form.current;
+    if (!el) return;
+    setFields(
+      fieldsFromForm((name) => {
+        const control = el.elements.namedItem(name);
+        return control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement ? control : null;
+      }),
+    );
+    const chosen = fileInput.current?.files?.[0];
+    if (chosen) choose(chosen);
+  }, []);
+
   useEffect(() => {
     setReady(true);
     const check = checkStorageConfig(storage, window.location.origin);
@@ -95,12 +113,7 @@ export default function ContactForm({ storage, messages }: ContactFormProps) {
     if (fileInput.current) fileInput.current.value = "";
   };
 
-  const onFile = (event: ChangeEvent<HTMLInputElement>) => {
-    const chosen = event.target.files?.[0] ?? null;
-    if (!chosen) {
-      setFile(null);
-      return;
-    }
+  const choose = (chosen: File) => {
     const problem = checkAttachment(chosen);
     if (problem) {
       const message = problem === "too-large" ? MESSAGES.fileTooLarge : MESSAGES.invalidType;
@@ -109,6 +122,12 @@ export default function ContactForm({ storage, messages }: ContactFormProps) {
       return;
     }
     setFile(chosen);
+  };
+
+  const onFile = (event: ChangeEvent<HTMLInputElement>) => {
+    const chosen = event.target.files?.[0] ?? null;
+    if (chosen) choose(chosen);
+    else setFile(null);
   };
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {

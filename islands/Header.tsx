@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { ComponentType, ReactNode } from "react";
 // One module per icon: the package's index would make esbuild read all of them.
 import Menu from "lucide-react/icons/menu";
@@ -6,8 +6,15 @@ import Search from "lucide-react/icons/search";
 import X from "lucide-react/icons/x";
 import type { HeaderProps } from "./Header.props.ts";
 import { isActive, isSolid, opensSearch } from "./lib/header.ts";
+import { typeAhead } from "./lib/search.ts";
 
-type SearchDialogProps = { open: boolean; onOpenChange: (open: boolean) => void; opener: HTMLElement | null };
+type SearchDialogProps = {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  opener: HTMLElement | null;
+  /** What the visitor typed while the dialog's code loaded. */
+  typed: string;
+};
 
 const MENU_ID = "site-menu";
 
@@ -36,6 +43,8 @@ export default function Header({ brand, links, active, cta, search }: HeaderProp
   // Where focus goes back when the search closes: what opened it, or the menu's
   // toggle when that was the menu's Search (hidden once the menu closes).
   const opener = useRef<HTMLElement | null>(null);
+  // Keys typed between opening the search and its dialog's arrival.
+  const typed = useRef("");
 
   const openSearch = () => {
     const focused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -43,6 +52,7 @@ export default function Header({ brand, links, active, cta, search }: HeaderProp
     if (menu.current) menu.current.open = false;
     setOpen(false);
     setSearching(true);
+    typed.current = "";
     import("./search/SearchDialog.tsx")
       .then((module) => setSearchDialog(() => module.default))
       // Offline or a stale page: the sitemap lists every page.
@@ -80,6 +90,26 @@ export default function Header({ brand, links, active, cta, search }: HeaderProp
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
   }, []);
+
+  // The menu may have been opened before hydration (a <details> needs no
+  // script): the state starts from the element, or the next render would shut it.
+  useLayoutEffect(() => {
+    if (menu.current?.open) setOpen(true);
+  }, []);
+
+  // While the dialog's code loads, what the visitor types is kept for its field.
+  useEffect(() => {
+    if (!searching || SearchDialog) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") return setSearching(false);
+      const next = typeAhead(typed.current, event);
+      if (next === typed.current) return;
+      event.preventDefault();
+      typed.current = next;
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [searching, SearchDialog]);
 
   useEffect(() => {
     setReady(true);
@@ -175,7 +205,7 @@ export default function Header({ brand, links, active, cta, search }: HeaderProp
           </details>
         </div>
       </div>
-      {SearchDialog && <SearchDialog open={searching} onOpenChange={setSearching} opener={opener.current} />}
+      {SearchDialog && <SearchDialog open={searching} onOpenChange={setSearching} opener={opener.current} typed={typed.current} />}
     </header>
   );
 }

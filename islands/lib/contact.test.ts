@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import {
   checkAttachment,
   EMPTY_FIELDS,
+  fieldsFromForm,
   MAX_ATTACHMENT_BYTES,
   MAX_LENGTH,
   MAX_QUERY_SUBJECT,
@@ -136,4 +137,19 @@ test("each text field is bounded, in characters as the table counts them", () =>
   assert.ok(validate({ ...filled, company: at(MAX_LENGTH.company + 1) }).company);
   assert.ok(validate({ ...filled, subject: at(MAX_LENGTH.subject + 1) }).subject);
   assert.ok(validate({ ...filled, email: `${"a".repeat(250)}@example.com` }).email);
+});
+
+test("the fields are read from the form as the visitor left them before hydration", () => {
+  const controls: Record<string, { value: string; type?: string; checked?: boolean }> = {
+    name: { value: "Asha Rao" },
+    email: { value: "asha@example.com" },
+    message: { value: "Hello\nthere" },
+    agree: { value: "on", type: "checkbox", checked: true },
+  };
+  assert.deepEqual(
+    fieldsFromForm((name) => controls[name] ?? null),
+    { ...EMPTY_FIELDS, name: "Asha Rao", email: "asha@example.com", message: "Hello\nthere", agree: true },
+  );
+  assert.deepEqual(fieldsFromForm(() => null), EMPTY_FIELDS);
+  assert.equal(fieldsFromForm(() => ({ value: "on", type: "checkbox", checked: false })).agree, false);
 });

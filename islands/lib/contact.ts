@@ -35,6 +35,27 @@ export const EMPTY_FIELDS: Fields = {
 
 export type FieldErrors = Partial<Record<keyof Fields, string>>;
 
+/** A form control as the form's fields are read from it: a text field or the checkbox. */
+export type Control = { value: string; type?: string; checked?: boolean };
+
+/**
+ * The fields as a form's controls hold them: what the visitor typed and chose
+ * in the server's HTML before the island hydrated, which must survive it.
+ * `control(name)` gives the control of that name, or null.
+ */
+export function fieldsFromForm(control: (name: keyof Fields) => Control | null): Fields {
+  const text = (name: Exclude<keyof Fields, "agree">) => control(name)?.value ?? "";
+  return {
+    name: text("name"),
+    email: text("email"),
+    phone: text("phone"),
+    company: text("company"),
+    subject: text("subject"),
+    message: text("message"),
+    agree: control("agree")?.checked === true,
+  };
+}
+
 // The same rule browsers apply to <input type="email">, and the messages' table.
 export const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 

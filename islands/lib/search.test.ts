@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { excerptParts, nextFocus, resultsSummary } from "./search.ts";
+import { excerptParts, MAX_TYPE_AHEAD, nextFocus, resultsSummary, typeAhead } from "./search.ts";
 
 test("an excerpt becomes runs of text, the matched words marked", () => {
   assert.deepEqual(excerptParts("Offices in <mark>Singapore</mark> and <mark>Sydney</mark>."), [
@@ -37,4 +37,27 @@ test("the summary read out counts the pages found", () => {
   assert.equal(resultsSummary("cyber", 0), "No pages found for “cyber”");
   assert.equal(resultsSummary("cyber", 1), "1 page found for “cyber”");
   assert.equal(resultsSummary(" cyber ", 4), "4 pages found for “cyber”");
+});
+
+const press = (key: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean }> = {}) => ({ key, ctrlKey: false, metaKey: false, altKey: false, ...mods });
+const typeKeys = (keys: string[]) => keys.reduce((typed, key) => typeAhead(typed, press(key)), "");
+
+test("keys typed while the search loads become its query, Backspace included", () => {
+  assert.equal(typeKeys(["c", "l", "o", "u", "f", "Backspace"]), "clou");
+  assert.equal(typeKeys(["a", " ", "b"]), "a b");
+  assert.equal(typeKeys(["é", "ü", "中", "😀"]), "éü中😀");
+  assert.equal(typeKeys(["😀", "Backspace"]), "", "a character, not half of it, is taken back");
+  assert.equal(typeKeys(["Backspace"]), "");
+});
+
+test("keys that type nothing leave the query as it was", () => {
+  for (const key of ["Shift", "Enter", "Tab", "ArrowLeft", "Escape", "F5", "Dead"]) assert.equal(typeAhead("ab", press(key)), "ab", key);
+  assert.equal(typeAhead("ab", press("k", { ctrlKey: true })), "ab");
+  assert.equal(typeAhead("ab", press("k", { metaKey: true })), "ab");
+  assert.equal(typeAhead("ab", press("x", { altKey: true })), "ab");
+});
+
+test("the query typed ahead stops growing at its limit", () => {
+  const long = typeKeys(Array.from({ length: MAX_TYPE_AHEAD + 50 }, () => "a"));
+  assert.equal(long.length, MAX_TYPE_AHEAD);
 });

@@ -56,3 +56,24 @@ export function resultsSummary(query: string, count: number): string {
   if (count === 0) return `No pages found for “${query.trim()}”`;
   return `${count} ${count === 1 ? "page" : "pages"} found for “${query.trim()}”`;
 }
+
+/** The most characters kept of a query typed while the search's code loads. */
+export const MAX_TYPE_AHEAD = 200;
+
+/** A key press as the type-ahead reads it. */
+export type TypedKey = { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean };
+
+/**
+ * The query typed while the search's code loads (on a slow connection, a
+ * second or more after the visitor opened it): a printable key adds its
+ * character, Backspace takes the last one back, anything else changes nothing.
+ * The field starts with it, so no keystroke is lost.
+ */
+export function typeAhead(typed: string, press: TypedKey): string {
+  if (press.ctrlKey || press.metaKey || press.altKey) return typed;
+  const chars = Array.from(typed);
+  if (press.key === "Backspace") return chars.slice(0, -1).join("");
+  // A printable key's name is the one character it types.
+  if (Array.from(press.key).length !== 1 || chars.length >= MAX_TYPE_AHEAD) return typed;
+  return typed + press.key;
+}

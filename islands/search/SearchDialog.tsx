@@ -11,6 +11,8 @@ type Props = {
   onOpenChange: (open: boolean) => void;
   /** Focus goes back here on closing (Radix would look for a Dialog.Trigger). */
   opener: HTMLElement | null;
+  /** What the visitor typed while this dialog's code loaded: the field starts with it. */
+  typed?: string;
 };
 
 /**
@@ -23,8 +25,8 @@ type Props = {
  * the site's Content Security Policy refuses; the overlay here is a plain one and
  * the page is held still by an attribute the stylesheet reads.
  */
-export default function SearchDialog({ open, onOpenChange, opener }: Props) {
-  const [query, setQuery] = useState("");
+export default function SearchDialog({ open, onOpenChange, opener, typed = "" }: Props) {
+  const [query, setQuery] = useState(typed);
   // The results and the query they answer, which the field may have moved past.
   const [answer, setAnswer] = useState<{ query: string; results: Found[] }>({ query: "", results: [] });
   const [failed, setFailed] = useState(false);
@@ -77,6 +79,14 @@ export default function SearchDialog({ open, onOpenChange, opener }: Props) {
         <Dialog.Content
           className="search-dialog"
           aria-describedby={undefined}
+          // Radix would select the field's text, and the next key would replace
+          // what was typed while the dialog loaded: the caret goes after it.
+          onOpenAutoFocus={(event) => {
+            event.preventDefault();
+            const input = field.current;
+            input?.focus();
+            input?.setSelectionRange(input.value.length, input.value.length);
+          }}
           onCloseAutoFocus={(event) => {
             event.preventDefault();
             opener?.focus();
