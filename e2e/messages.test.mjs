@@ -14,7 +14,7 @@ import http from "node:http";
 import path from "node:path";
 import { formsIn, messagesProblem } from "../deploy/check-messages.mjs";
 import { columnsOf, insert, select } from "../supabase/tests/postgrest.mjs";
-import { startPostgres } from "../supabase/tests/postgres.mjs";
+import { startPostgres, supabaseLike } from "../supabase/tests/postgres.mjs";
 import { axeViolations, copySite, fillContactForm, freePort, hydrated, launchBrowser, openPage, startServer, WIDTHS } from "./support.mjs";
 
 const KEY = "test-anon-key";
@@ -78,14 +78,15 @@ async function startGateway(port) {
 before(async () => {
   postgres = await startPostgres();
   db = await postgres.client();
-  await db.query(readFileSync(path.join(root, "supabase/tests/storage-schema.sql"), "utf8"));
+  const port = await freePort();
+  // The form's images are stored behind the gateway, which stands for the project.
+  await supabaseLike(db, { projectUrl: `http://127.0.0.1:${port}` });
   const migrations = path.join(root, "supabase/migrations");
   for (const file of readdirSync(migrations).filter((f) => f.endsWith(".sql")).sort()) {
     await db.query(readFileSync(path.join(migrations, file), "utf8"));
   }
   columns = await columnsOf(db, TABLE);
 
-  const port = await freePort();
   const site = copySite();
   const config = path.join(site, "content/site.yaml");
   writeFileSync(

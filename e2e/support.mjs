@@ -60,13 +60,13 @@ export function copySite() {
 }
 
 /**
- * Starts `site serve --port 0` on `siteRoot` (the project by default); resolves to
+ * Starts `site serve --port 0` (and `args`) on `siteRoot` (the project by default); resolves to
  * `{ url, out, root, stop }`. `stop` removes a copied site unless `keepRoot`.
  */
-export async function startServer({ siteRoot = root, env = {}, keepRoot = false } = {}) {
+export async function startServer({ siteRoot = root, env = {}, keepRoot = false, args = [] } = {}) {
   const bin = path.resolve(root, process.env.SITE_BIN ?? "target/debug/site");
   const out = mkdtempSync(path.join(tmpdir(), "site-e2e-"));
-  const child = spawn(bin, ["serve", "--root", siteRoot, "--out", out, "--port", "0"], {
+  const child = spawn(bin, ["serve", "--root", siteRoot, "--out", out, "--port", "0", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, ...BUILD_CLOCK, ...env },
   });

@@ -104,6 +104,11 @@ pub struct ServeArgs {
     /// The port to listen on; 0 picks a free one.
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
+    /// Behind a proxy (Cloudflare, nginx): count the contact messages' senders by
+    /// the address it saw, CF-Connecting-IP or else the last X-Forwarded-For
+    /// entry. Only behind one that sets them: any client can write both.
+    #[arg(long)]
+    pub trust_proxy: bool,
 }
 
 #[cfg(test)]

@@ -83,13 +83,47 @@ create policy "contact_messages: public inserts"
   to anon
   with check (coalesce(website, '') = '' and fill_ms >= 3000);
 
--- Spam: at most 5 messages an hour from one sender address (the first
--- address of X-Forwarded-For, which Supabase's gateway sets) and 5 to one
+-- Spam: at most 5 messages an hour from one sender and 5 to one
 -- e-mail address. Counted in a table the public cannot reach, by a
 -- security-definer trigger; a refused row is not counted (its transaction
 -- rolls back). PostgREST answers the raised PT429 with HTTP 429.
 create schema if not exists private;
 revoke all on schema private from public, anon, authenticated;
+
+-- The sender is the address Cloudflare, in front of Supabase's API, saw:
+-- CF-Connecting-IP, which it overwrites, else the last entry of
+-- X-Forwarded-For, the one the last proxy appended (the entries before it
+-- are the client's to write). An IPv6 address counts as its /64, which one
+-- client holds whole. See docs/deploy.md, "Who sent a message".
+create or replace function private.contact_sender(headers json)
+returns text
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  given text := coalesce(
+    nullif(btrim(headers ->> 'cf-connecting-ip'), ''),
+    nullif(btrim(substring(headers ->> 'x-forwarded-for' from '[^,]*$')), ''));
+  address inet;
+begin
+  if given is null then
+    return null;
+  end if;
+  begin
+    address := given::inet;
+  exception when others then
+    return given;
+  end;
+  if family(address) = 6 and address << '::ffff:0:0/96'::inet then
+    return host('0.0.0.0'::inet + (address - '::ffff:0.0.0.0'::inet));
+  elsif family(address) = 6 then
+    return host(network(set_masklen(address, 64))) || '/64';
+  end if;
+  return host(address);
+end
+$$;
+revoke all on function private.contact_sender(json) from public, anon, authenticated;
 create table if not exists private.contact_message_rate (
   key_hash text not null,
   at timestamptz not null default now()
@@ -105,11 +139,11 @@ set search_path = ''
 as $$
 declare
   headers json := nullif(current_setting('request.headers', true), '')::json;
-  sender text := btrim(split_part(headers ->> 'x-forwarded-for', ',', 1));
+  sender text := private.contact_sender(headers);
   key text;
   hash text;
 begin
-  foreach key in array array['address:' || nullif(sender, ''), 'email:' || lower(new.email)] loop
+  foreach key in array array['address:' || sender, 'email:' || lower(new.email)] loop
     continue when key is null;
     hash := encode(sha256(convert_to(key, 'UTF8')), 'hex');
     -- One sender's messages are counted one at a time.
@@ -130,6 +164,56 @@ drop trigger if exists contact_messages_rate_limit on public.contact_messages;
 create trigger contact_messages_rate_limit
   before insert on public.contact_messages
   for each row execute function private.contact_messages_rate_limit();
+
+-- An image's URL must be the project's own public URL of exactly its key:
+-- another host, http, or another key's URL could be a link the team opens
+-- from the dashboard. The project's URL is not known to this migration: it
+-- is kept in Vault as the secret `project_url` (docs/deploy.md), which must
+-- be https (or http on loopback, the local stack). Without it, a message
+-- with an image is refused with a hint, not stored unchecked.
+create or replace function private.contact_attachment_url(key text)
+returns text
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  project text;
+begin
+  select rtrim(btrim(s.decrypted_secret), '/') into project
+    from vault.decrypted_secrets s where s.name = 'project_url';
+  if project is null or project !~ '^(https://[A-Za-z0-9.-]+|http://(127\.0\.0\.1|localhost))(:[0-9]{1,5})?$' then
+    raise exception using errcode = 'PT500',
+      message = 'The project''s URL is not set in Vault (or is not https), so the image''s address cannot be checked.',
+      hint = 'Once, in the SQL Editor: select vault.create_secret(''https://<project-ref>.supabase.co'', ''project_url''); see docs/deploy.md.';
+  end if;
+  return project || '/storage/v1/object/public/contact-attachments/' || key;
+end
+$$;
+revoke all on function private.contact_attachment_url(text) from public, anon, authenticated;
+
+create or replace function private.contact_messages_attachment_url()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if new.attachment_key is not null and new.attachment_url is not null
+     and new.attachment_url is distinct from private.contact_attachment_url(new.attachment_key) then
+    raise exception using errcode = '23514', message = 'The image''s address is not this project''s storage address for its key.';
+  end if;
+  return new;
+end
+$$;
+revoke all on function private.contact_messages_attachment_url() from public, anon, authenticated;
+-- Before the rate limit (triggers fire in the order of their names), so a
+-- refused image is not counted.
+drop trigger if exists contact_messages_attachment_url on public.contact_messages;
+create trigger contact_messages_attachment_url
+  before insert on public.contact_messages
+  for each row execute function private.contact_messages_attachment_url();
 
 -- Retention: every night, messages older than 12 months are deleted
 -- (contact.retention_months in content/site.yaml; the privacy policy says so),

@@ -9,17 +9,20 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import pg from "pg";
 import { copySite, startServer } from "../../e2e/support.mjs";
 import { formModules } from "./form.mjs";
-import { startPostgres } from "./postgres.mjs";
+import { startPostgres, supabaseLike } from "./postgres.mjs";
 import { columnsOf, insert, select } from "./postgrest.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const migrations = path.join(root, "supabase", "migrations");
 const TABLE = "contact_messages";
 const KEY = "test-anon-key";
+/** The project's URL, as Vault holds it; `site serve` is its own project. */
+const PROJECT = "https://abc.supabase.co";
 
 let server;
 let db;
@@ -48,7 +51,7 @@ function formRow(from = sender()) {
   };
   const key = form.storageKey("site plan.png", 1763800000000);
   return form.messageRow(fields, {
-    attachment: { key, url: `https://abc.supabase.co/storage/v1/object/public/contact-attachments/${key}` },
+    attachment: { key, url: `${PROJECT}/storage/v1/object/public/contact-attachments/${key}` },
     page: "/contact/",
     fillMs: 8200,
     trap: "",
@@ -62,10 +65,11 @@ async function both(row, { address = sender().address, headers = {}, raw } = {})
   const body = raw ?? JSON.stringify(row);
   const all = { "X-Forwarded-For": address, ...headers };
   const database = await insert(db, TABLE, columns, body, all);
+  // The same image, at site serve's own storage.
   const response = await fetch(`${server.url}/rest/v1/${TABLE}`, {
     method: "POST",
     headers: { apikey: KEY, Authorization: `Bearer ${KEY}`, "Content-Type": "application/json", ...all },
-    body,
+    body: body.replaceAll(PROJECT, server.url),
   });
   const text = await response.text();
   const builtIn = { status: response.status, body: text ? JSON.parse(text) : null };
@@ -77,6 +81,7 @@ const constraint = (name) => `new row for relation "${TABLE}" violates check con
 const notNull = (column) => `null value in column "${column}" of relation "${TABLE}" violates not-null constraint`;
 const RLS = `new row violates row-level security policy for table "${TABLE}"`;
 const DENIED = `permission denied for table ${TABLE}`;
+const IMAGE = "The image's address is not this project's storage address for its key.";
 
 /**
  * Each case: what it sends, and the status, code and message expected of both.
@@ -104,8 +109,12 @@ const CASES = [
   ["a company of 201 characters", (r) => ({ ...r, company: long(201) }), [400, "23514", constraint("company")]],
   ["a subject of spaces", (r) => ({ ...r, subject: "  " }), [400, "23514", constraint("subject")]],
   ["an image's key without its URL", (r) => ({ ...r, attachment_url: null }), [400, "23514", constraint("attachment")]],
-  ["an image outside the public folder", (r) => ({ ...r, attachment_key: "private/1763800000000_a.png" }), [400, "23514", constraint("attachment_key")]],
-  ["an image URL of another bucket", (r) => ({ ...r, attachment_url: "https://abc.supabase.co/storage/v1/object/public/avatars/public/a.png" }), [400, "23514", constraint("attachment_url")]],
+  ["an image outside the public folder", (r) => ({ ...r, attachment_key: "private/1763800000000_a.png", attachment_url: `${PROJECT}/storage/v1/object/public/contact-attachments/private/1763800000000_a.png` }), [400, "23514", constraint("attachment_key")]],
+  ["an image URL of another bucket", (r) => ({ ...r, attachment_url: `${PROJECT}/storage/v1/object/public/avatars/public/a.png` }), [400, "23514", IMAGE]],
+  ["an image on another host, at its key's path", (r) => ({ ...r, attachment_url: r.attachment_url.replace(PROJECT, "https://abc-supabase.co.evil.example") }), [400, "23514", IMAGE]],
+  ["an image over http", (r) => ({ ...r, attachment_url: r.attachment_url.replace("https://", "http://") }), [400, "23514", IMAGE]],
+  ["the URL of another image than its key", (r) => ({ ...r, attachment_url: r.attachment_url.replace(/\d{13}_/, "1763800009999_") }), [400, "23514", IMAGE]],
+  ["an image URL with more after its key", (r) => ({ ...r, attachment_url: `${r.attachment_url}?download=invoice.exe` }), [400, "23514", IMAGE]],
   ["a page of another site", (r) => ({ ...r, page: "https://elsewhere.example/" }), [400, "23514", constraint("page")]],
   ["several broken fields: the first check by name is reported", (r) => ({ ...r, subject: "", email: "x", name: " " }), [400, "23514", constraint("email")]],
   ["a status set by the sender", (r) => ({ ...r, status: "answered" }), [403, "42501", DENIED]],
@@ -127,7 +136,7 @@ before(async () => {
   const pgServer = await startPostgres();
   server = { pg: pgServer };
   db = await pgServer.client();
-  await db.query(readFileSync(path.join(import.meta.dirname, "storage-schema.sql"), "utf8"));
+  await supabaseLike(db, { projectUrl: PROJECT });
   for (const file of readdirSync(migrations).filter((f) => f.endsWith(".sql")).sort()) {
     await db.query(readFileSync(path.join(migrations, file), "utf8"));
   }
@@ -139,7 +148,8 @@ before(async () => {
     config,
     readFileSync(config, "utf8").replace(/anon_key: ".*"/, `anon_key: "${KEY}"`).replace(/messages: console/, "messages: supabase"),
   );
-  const serve = await startServer({ siteRoot: site });
+  // Behind the tests' stand-in for Supabase's gateway, as the live table is.
+  const serve = await startServer({ siteRoot: site, args: ["--trust-proxy"] });
   server = { ...serve, pg: pgServer };
 });
 
@@ -246,7 +256,8 @@ describe("each request, to PostgreSQL and to site serve", () => {
       .filter((m) => m.email === row.email);
     assert.equal(stored.length, 1);
     assert.equal(stored[0].status, "new");
-    for (const [k, v] of Object.entries(row)) assert.deepEqual(stored[0][k], v, k);
+    const served = JSON.parse(JSON.stringify(row).replaceAll(PROJECT, server.url));
+    for (const [k, v] of Object.entries(served)) assert.deepEqual(stored[0][k], v, k);
   });
 });
 
@@ -309,6 +320,110 @@ describe("what only site serve is sent", () => {
   });
 });
 
+/**
+ * A proxy on loopback that does to each request what Cloudflare, in front of
+ * Supabase's API, does: CF-Connecting-IP becomes the address it saw, overwriting
+ * the client's, and that address is appended to any X-Forwarded-For the client
+ * wrote. `deliver(headers, body)` answers `{ status, body }`.
+ */
+async function cloudflare(deliver) {
+  const proxy = http.createServer(async (req, res) => {
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const seen = req.socket.remoteAddress.replace(/^::ffff:/, "");
+    const forwarded = req.headers["x-forwarded-for"];
+    const headers = { ...req.headers, "cf-connecting-ip": seen, "x-forwarded-for": forwarded ? `${forwarded}, ${seen}` : seen };
+    const answer = await deliver(headers, Buffer.concat(chunks).toString());
+    res.writeHead(answer.status, { "content-type": "application/json" });
+    res.end(answer.body ? JSON.stringify(answer.body) : "");
+  });
+  await new Promise((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${proxy.address().port}`, close: () => proxy.close() };
+}
+
+describe("one client cannot pose as many senders", () => {
+  const backends = {
+    PostgreSQL: (headers, body) => insert(db, TABLE, columns, body, headers),
+    "site serve --trust-proxy": async (headers, body) => {
+      const response = await fetch(`${server.url}/rest/v1/${TABLE}`, {
+        method: "POST",
+        headers: { apikey: KEY, "content-type": "application/json", "cf-connecting-ip": headers["cf-connecting-ip"], "x-forwarded-for": headers["x-forwarded-for"] },
+        body: body.replaceAll(PROJECT, server.url),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : null };
+    },
+  };
+  for (const [name, deliver] of Object.entries(backends)) {
+    test(`${name}: 20 messages, each with a forged X-Forwarded-For and CF-Connecting-IP, through a proxy that appends as Cloudflare does: 5 accepted`, async (t) => {
+      const proxy = await cloudflare(deliver);
+      const rows = [];
+      try {
+        for (let i = 1; i <= 20; i++) {
+          const forged = { "X-Forwarded-For": `203.0.113.${i}`, "CF-Connecting-IP": `198.18.0.${i}` };
+          const response = await fetch(`${proxy.url}/rest/v1/${TABLE}`, {
+            method: "POST",
+            headers: { apikey: KEY, "content-type": "application/json", ...forged },
+            body: JSON.stringify(formRow(sender())),
+          });
+          const body = await response.text();
+          rows.push({ n: i, ...forged, status: response.status, code: body ? JSON.parse(body).code : "" });
+        }
+      } finally {
+        proxy.close();
+      }
+      t.diagnostic(["| # | forged X-Forwarded-For | forged CF-Connecting-IP | answer |", "|---|---|---|---|", ...rows.map((r) => `| ${r.n} | ${r["X-Forwarded-For"]} | ${r["CF-Connecting-IP"]} | ${r.status} ${r.code} |`)].join("\n"));
+      const accepted = rows.filter((r) => r.status === 201).length;
+      assert.ok(accepted <= 5, `${accepted} of 20 accepted`);
+      assert.deepEqual(rows.map((r) => r.status), [...Array(5).fill(201), ...Array(15).fill(429)]);
+    });
+  }
+
+  test("the sender as the migration counts it: the proxy's address, an IPv6 one as its /64", async () => {
+    const cases = [
+      [{ "cf-connecting-ip": "203.0.113.7", "x-forwarded-for": "1.2.3.4, 203.0.113.7" }, "203.0.113.7"],
+      [{ "x-forwarded-for": "6.6.6.6, 7.7.7.7,203.0.113.7" }, "203.0.113.7"],
+      [{ "cf-connecting-ip": "2001:db8:1:2:3:4:5:6" }, "2001:db8:1:2::/64"],
+      [{ "cf-connecting-ip": "2001:db8:1:2:ffff::1" }, "2001:db8:1:2::/64"],
+      [{ "cf-connecting-ip": "2001:db8::1" }, "2001:db8::/64"],
+      [{ "cf-connecting-ip": "::ffff:198.51.100.9" }, "198.51.100.9"],
+      [{}, null],
+    ];
+    for (const [headers, expected] of cases) {
+      const { rows } = await db.query("select private.contact_sender($1::json) as sender", [JSON.stringify(headers)]);
+      assert.equal(rows[0].sender, expected, JSON.stringify(headers));
+    }
+  });
+});
+
+describe("an image's URL is checked against the project's URL in Vault", () => {
+  test("without project_url in Vault, a message with an image is refused with the setup step, and one without is stored", async () => {
+    await db.query("update vault.secrets set name = 'project_url (moved away)' where name = 'project_url'");
+    try {
+      const withImage = await insert(db, TABLE, columns, JSON.stringify(formRow()), { "x-forwarded-for": sender().address });
+      assert.equal(withImage.status, 500);
+      assert.equal(withImage.body.code, "PT500");
+      assert.match(withImage.body.hint, /vault\.create_secret\('https:\/\/<project-ref>\.supabase\.co', 'project_url'\)/);
+      const plain = await insert(db, TABLE, columns, JSON.stringify(without(formRow(), "attachment_key", "attachment_url")), { "x-forwarded-for": sender().address });
+      assert.equal(plain.status, 201);
+    } finally {
+      await db.query("update vault.secrets set name = 'project_url' where name = 'project_url (moved away)'");
+    }
+  });
+
+  test("a project URL over http, off loopback, is refused as unset", async () => {
+    await db.query("update vault.secrets set secret = 'http://abc.supabase.co' where name = 'project_url'");
+    try {
+      const row = formRow();
+      const answer = await insert(db, TABLE, columns, JSON.stringify({ ...row, attachment_url: row.attachment_url.replace("https://", "http://") }), { "x-forwarded-for": sender().address });
+      assert.equal(answer.status, 500);
+      assert.equal(answer.body.code, "PT500");
+    } finally {
+      await db.query(`update vault.secrets set secret = '${PROJECT}' where name = 'project_url'`);
+    }
+  });
+});
+
 describe("1,000 messages at once", () => {
   test("all land in PostgreSQL, each once", async () => {
     // 100 connections, as many as PostgREST's pool would hold; 1,000 requests
@@ -338,7 +453,7 @@ describe("1,000 messages at once", () => {
         fetch(`${server.url}/rest/v1/${TABLE}`, {
           method: "POST",
           headers: { apikey: KEY, "Content-Type": "application/json", "X-Forwarded-For": `10.2.${Math.floor(i / 250)}.${i % 250}` },
-          body: JSON.stringify(row),
+          body: JSON.stringify(row).replaceAll(PROJECT, server.url),
         }).then(async (r) => (await r.text(), r.status)),
       ),
     );

@@ -4,7 +4,7 @@
 // (through setpriv, which executes the program itself, so signals reach it).
 
 import { execFileSync, spawn } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -86,4 +86,19 @@ export async function startPostgres() {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+const here = import.meta.dirname;
+
+/**
+ * Sets `db`'s database up as a new Supabase project's: its roles and default
+ * privileges (supabase-roles.sql), Vault (vault-schema.sql) and the storage
+ * schema (storage-schema.sql). With `projectUrl`, Vault holds it as
+ * `project_url`, as docs/deploy.md has the team store it.
+ */
+export async function supabaseLike(db, { projectUrl } = {}) {
+  for (const file of ["supabase-roles.sql", "vault-schema.sql", "storage-schema.sql"]) {
+    await db.query(readFileSync(path.join(here, file), "utf8"));
+  }
+  if (projectUrl) await db.query("select vault.create_secret($1, 'project_url')", [projectUrl]);
 }

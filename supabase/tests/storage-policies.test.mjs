@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { formModules } from "./form.mjs";
-import { startPostgres } from "./postgres.mjs";
+import { startPostgres, supabaseLike } from "./postgres.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const migrations = path.join(root, "supabase", "migrations");
@@ -55,7 +55,7 @@ before(async () => {
   ({ storageKey: formKey } = await formModules("contact"));
   server = await startPostgres();
   db = await server.client();
-  await db.query(readFileSync(path.join(import.meta.dirname, "storage-schema.sql"), "utf8"));
+  await supabaseLike(db);
   // Another bucket, and an upload of someone else's, made by the service.
   await db.query("insert into storage.buckets (id, name, public) values ('avatars', 'avatars', true)");
 });

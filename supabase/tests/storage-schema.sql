@@ -6,11 +6,7 @@
 --   0007-add-public-to-buckets buckets.public
 --   0012/0014 bucket limits    buckets.file_size_limit (bytes), allowed_mime_types
 -- The API roles get every table privilege, as Supabase grants them; row-level
--- security alone decides what they may do.
-
-create role anon nologin noinherit;
-create role authenticated nologin noinherit;
-create role service_role nologin noinherit bypassrls;
+-- security alone decides what they may do. The roles are supabase-roles.sql's.
 
 create schema storage;
 grant usage on schema storage to anon, authenticated, service_role;

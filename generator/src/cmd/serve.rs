@@ -14,6 +14,7 @@ pub fn run(args: &ServeArgs) -> bool {
         build: build::options(&args.build),
         host: args.host.clone(),
         port: args.port,
+        trust_proxy: args.trust_proxy,
     };
     let printed = site::serve(options, move |event| match event {
         ServeEvent::Built(report) => build::print_report(report, verbose),

@@ -29,6 +29,13 @@ const BODY_LIMIT: usize = 1024 * 1024;
 pub struct Backend {
     pub inbox: Inbox,
     pub anon_key: String,
+    /// `storage.url`: where the form's images are, when not on this server.
+    pub storage_url: String,
+    /// Behind a proxy that sets CF-Connecting-IP or appends to X-Forwarded-For
+    /// (`site serve --trust-proxy`): the sender is the address it saw. Otherwise
+    /// both headers are the client's own words, and the connection's address is
+    /// the sender.
+    pub trust_proxy: bool,
 }
 
 pub fn router(backend: Arc<Backend>) -> Router {
@@ -132,8 +139,9 @@ async fn table(
         }
         match method {
             Method::POST => {
-                let address = sender(&headers, peer);
-                insert(&backend, &headers, &body, address)
+                let address = sender(&headers, peer, backend.trust_proxy);
+                let project = project_url(&backend, &headers);
+                insert(&backend, &headers, &body, address, &project)
             }
             // No SELECT, UPDATE or DELETE grant: PostgreSQL refuses before RLS.
             Method::GET | Method::HEAD | Method::PATCH | Method::DELETE | Method::PUT => {
@@ -175,15 +183,27 @@ fn authorize(backend: &Backend, headers: &HeaderMap) -> Result<(), Error> {
     }
 }
 
-/// The sender's address as the migration's trigger reads it: the first address
-/// of X-Forwarded-For, else the connection's own.
-fn sender(headers: &HeaderMap, peer: Option<SocketAddr>) -> Option<String> {
-    let forwarded = headers
-        .get("x-forwarded-for")
+/// The sender as the migration's trigger counts it (`policy::sender`) when a
+/// trusted proxy is in front, else the connection's own address.
+fn sender(headers: &HeaderMap, peer: Option<SocketAddr>, trust_proxy: bool) -> Option<String> {
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    let proxied = trust_proxy
+        .then(|| policy::sender(header("cf-connecting-ip"), header("x-forwarded-for")))
+        .flatten();
+    proxied.or_else(|| peer.map(|p| policy::sender_address(p.ip())))
+}
+
+/// The project's URL, as Vault's `project_url` is to the migration: the
+/// configured storage, else this server, which is the storage.
+fn project_url(backend: &Backend, headers: &HeaderMap) -> String {
+    if !backend.storage_url.trim().is_empty() {
+        return backend.storage_url.trim().trim_end_matches('/').to_string();
+    }
+    let host = headers
+        .get("host")
         .and_then(|v| v.to_str().ok())
-        .map(|v| v.split(',').next().unwrap_or("").trim().to_string())
-        .filter(|v| !v.is_empty());
-    forwarded.or_else(|| peer.map(|p| p.ip().to_string()))
+        .unwrap_or("127.0.0.1");
+    format!("http://{host}")
 }
 
 fn insert(
@@ -191,6 +211,7 @@ fn insert(
     headers: &HeaderMap,
     body: &[u8],
     address: Option<String>,
+    project_url: &str,
 ) -> Result<(), Error> {
     let json: serde_json::Value = serde_json::from_slice(body).map_err(|e| {
         Error::pgrst(
@@ -260,6 +281,13 @@ fn insert(
     let mut rows = Vec::with_capacity(objects.len());
     for object in &objects {
         rows.push(read_row(object)?);
+    }
+    // The attachment's trigger fires before the rate limit's.
+    for row in &rows {
+        let get = |name: &str| row.get(name).cloned().unwrap_or(Value::Null);
+        if let Some(r) = policy::attachment_url_refusal(&get, project_url) {
+            return Err(r.into());
+        }
     }
     let now = Instant::now();
     let rate_keys: Vec<Vec<String>> = rows.iter().map(|r| rate_keys(r, &address)).collect();

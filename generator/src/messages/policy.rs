@@ -364,6 +364,76 @@ pub const EMAIL_KEY: &str = "email:";
 /// PostgREST answers a raised `PTxyz` with HTTP status xyz.
 pub const RATE_LIMIT_CODE: &str = "PT429";
 
+/// Who sent a message, as the rate limit counts it: the address the proxy in
+/// front saw. Cloudflare, in front of Supabase's API, overwrites
+/// `CF-Connecting-IP` with it, and appends it to any `X-Forwarded-For` the client
+/// wrote, so only the last entry of that header is the proxy's; everything
+/// before it is the client's to choose (docs/deploy.md, "Who sent a message").
+/// An IPv6 address counts as its /64, which one client holds whole; an
+/// IPv4-mapped one as the IPv4 address. The migration's `private.contact_sender`
+/// is the same rule in SQL.
+pub fn sender(connecting_ip: Option<&str>, forwarded_for: Option<&str>) -> Option<String> {
+    let given = connecting_ip
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .or_else(|| {
+            forwarded_for
+                .and_then(|v| v.rsplit(',').next())
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+        })?;
+    Some(match given.parse::<std::net::IpAddr>() {
+        Ok(address) => sender_address(address),
+        Err(_) => given.to_string(),
+    })
+}
+
+/// An address as the rate limit counts it: IPv4 itself, IPv6 its /64.
+pub fn sender_address(address: std::net::IpAddr) -> String {
+    match address {
+        std::net::IpAddr::V4(v4) => v4.to_string(),
+        std::net::IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let s = v6.segments();
+                let network = std::net::Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0);
+                format!("{network}/64")
+            }
+        },
+    }
+}
+
+/// The one URL an attachment may have: the project's public URL of exactly its
+/// key. Anything else (another host, `http`, another key) could be a link the
+/// team opens from the dashboard.
+pub fn attachment_url(project_url: &str, key: &str) -> String {
+    format!(
+        "{}/storage/v1/object/public/{}/{key}",
+        project_url.trim_end_matches('/'),
+        crate::storage::policy::CONTACT_ATTACHMENTS.name
+    )
+}
+
+/// What a row whose attachment URL is not [`attachment_url`] is told.
+pub const ATTACHMENT_URL_MESSAGE: &str =
+    "The image's address is not this project's storage address for its key.";
+/// The project's URL as Vault may hold it: https, or plain http on loopback
+/// (the Supabase CLI's local stack, http://127.0.0.1:54321).
+pub const PROJECT_URL_PATTERN: &str =
+    "^(https://[A-Za-z0-9.-]+|http://(127\\.0\\.0\\.1|localhost))(:[0-9]{1,5})?$";
+
+/// The attachment trigger's verdict: a key and a URL that is not the project's
+/// URL of that key are refused (23514, a CHECK's SQLSTATE). Without both, the
+/// constraints decide.
+pub fn attachment_url_refusal(get: &dyn Fn(&str) -> Value, project_url: &str) -> Option<Refusal> {
+    match (get("attachment_key"), get("attachment_url")) {
+        (Value::Text(key), Value::Text(url)) if url != attachment_url(project_url, &key) => {
+            Some(Refusal::new("23514", ATTACHMENT_URL_MESSAGE.into()))
+        }
+        _ => None,
+    }
+}
+
 /// A value of a row, once read as its column's type.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(untagged)]
@@ -673,13 +743,47 @@ pub fn migration_sql(retention_months: u32) -> String {
     ));
     sql.push_str(&format!(
         "\n\
-         -- Spam: at most {limit} messages an hour from one sender address (the first\n\
-         -- address of X-Forwarded-For, which Supabase's gateway sets) and {limit} to one\n\
+         -- Spam: at most {limit} messages an hour from one sender and {limit} to one\n\
          -- e-mail address. Counted in a table the public cannot reach, by a\n\
          -- security-definer trigger; a refused row is not counted (its transaction\n\
          -- rolls back). PostgREST answers the raised PT429 with HTTP 429.\n\
          create schema if not exists private;\n\
          revoke all on schema private from public, anon, authenticated;\n\
+         \n\
+         -- The sender is the address Cloudflare, in front of Supabase's API, saw:\n\
+         -- CF-Connecting-IP, which it overwrites, else the last entry of\n\
+         -- X-Forwarded-For, the one the last proxy appended (the entries before it\n\
+         -- are the client's to write). An IPv6 address counts as its /64, which one\n\
+         -- client holds whole. See docs/deploy.md, \"Who sent a message\".\n\
+         create or replace function private.contact_sender(headers json)\n\
+         returns text\n\
+         language plpgsql\n\
+         immutable\n\
+         set search_path = ''\n\
+         as $$\n\
+         declare\n  \
+           given text := coalesce(\n    \
+             nullif(btrim(headers ->> 'cf-connecting-ip'), ''),\n    \
+             nullif(btrim(substring(headers ->> 'x-forwarded-for' from '[^,]*$')), ''));\n  \
+           address inet;\n\
+         begin\n  \
+           if given is null then\n    \
+             return null;\n  \
+           end if;\n  \
+           begin\n    \
+             address := given::inet;\n  \
+           exception when others then\n    \
+             return given;\n  \
+           end;\n  \
+           if family(address) = 6 and address << '::ffff:0:0/96'::inet then\n    \
+             return host('0.0.0.0'::inet + (address - '::ffff:0.0.0.0'::inet));\n  \
+           elsif family(address) = 6 then\n    \
+             return host(network(set_masklen(address, 64))) || '/64';\n  \
+           end if;\n  \
+           return host(address);\n\
+         end\n\
+         $$;\n\
+         revoke all on function private.contact_sender(json) from public, anon, authenticated;\n\
          create table if not exists private.contact_message_rate (\n  \
            key_hash text not null,\n  \
            at timestamptz not null default now()\n\
@@ -695,11 +799,11 @@ pub fn migration_sql(retention_months: u32) -> String {
          as $$\n\
          declare\n  \
            headers json := nullif(current_setting('request.headers', true), '')::json;\n  \
-           sender text := btrim(split_part(headers ->> 'x-forwarded-for', ',', 1));\n  \
+           sender text := private.contact_sender(headers);\n  \
            key text;\n  \
            hash text;\n\
          begin\n  \
-           foreach key in array array['{address_key}' || nullif(sender, ''), '{email_key}' || lower(new.email)] loop\n    \
+           foreach key in array array['{address_key}' || sender, '{email_key}' || lower(new.email)] loop\n    \
              continue when key is null;\n    \
              hash := encode(sha256(convert_to(key, 'UTF8')), 'hex');\n    \
              -- One sender's messages are counted one at a time.\n    \
@@ -727,6 +831,61 @@ pub fn migration_sql(retention_months: u32) -> String {
         email_key = EMAIL_KEY,
         address_message = sql_text(RATE_LIMIT_ADDRESS_MESSAGE),
         email_message = sql_text(RATE_LIMIT_EMAIL_MESSAGE),
+    ));
+    sql.push_str(&format!(
+        "\n\
+         -- An image's URL must be the project's own public URL of exactly its key:\n\
+         -- another host, http, or another key's URL could be a link the team opens\n\
+         -- from the dashboard. The project's URL is not known to this migration: it\n\
+         -- is kept in Vault as the secret `project_url` (docs/deploy.md), which must\n\
+         -- be https (or http on loopback, the local stack). Without it, a message\n\
+         -- with an image is refused with a hint, not stored unchecked.\n\
+         create or replace function private.contact_attachment_url(key text)\n\
+         returns text\n\
+         language plpgsql\n\
+         stable\n\
+         security definer\n\
+         set search_path = ''\n\
+         as $$\n\
+         declare\n  \
+           project text;\n\
+         begin\n  \
+           select rtrim(btrim(s.decrypted_secret), '/') into project\n    \
+             from vault.decrypted_secrets s where s.name = 'project_url';\n  \
+           if project is null or project !~ {project_pattern} then\n    \
+             raise exception using errcode = 'PT500',\n      \
+               message = 'The project''s URL is not set in Vault (or is not https), so the image''s address cannot be checked.',\n      \
+               hint = 'Once, in the SQL Editor: select vault.create_secret(''https://<project-ref>.supabase.co'', ''project_url''); see docs/deploy.md.';\n  \
+           end if;\n  \
+           return project || '/storage/v1/object/public/{bucket}/' || key;\n\
+         end\n\
+         $$;\n\
+         revoke all on function private.contact_attachment_url(text) from public, anon, authenticated;\n\
+         \n\
+         create or replace function private.contact_messages_attachment_url()\n\
+         returns trigger\n\
+         language plpgsql\n\
+         security definer\n\
+         set search_path = ''\n\
+         as $$\n\
+         begin\n  \
+           if new.attachment_key is not null and new.attachment_url is not null\n     \
+              and new.attachment_url is distinct from private.contact_attachment_url(new.attachment_key) then\n    \
+             raise exception using errcode = '23514', message = {url_message};\n  \
+           end if;\n  \
+           return new;\n\
+         end\n\
+         $$;\n\
+         revoke all on function private.contact_messages_attachment_url() from public, anon, authenticated;\n\
+         -- Before the rate limit (triggers fire in the order of their names), so a\n\
+         -- refused image is not counted.\n\
+         drop trigger if exists contact_messages_attachment_url on public.{TABLE};\n\
+         create trigger contact_messages_attachment_url\n  \
+           before insert on public.{TABLE}\n  \
+           for each row execute function private.contact_messages_attachment_url();\n",
+        project_pattern = sql_text(PROJECT_URL_PATTERN),
+        bucket = crate::storage::policy::CONTACT_ATTACHMENTS.name,
+        url_message = sql_text(ATTACHMENT_URL_MESSAGE),
     ));
     sql.push_str(&format!(
         "\n\
@@ -760,6 +919,83 @@ mod tests {
 
     fn text(s: &str) -> Value {
         Value::Text(s.into())
+    }
+
+    #[test]
+    fn the_sender_is_the_address_the_proxy_saw_never_the_clients_words() {
+        // Cloudflare overwrites CF-Connecting-IP, whatever the client sent.
+        assert_eq!(
+            sender(Some("203.0.113.7"), Some("1.2.3.4, 203.0.113.7")).as_deref(),
+            Some("203.0.113.7")
+        );
+        // Else the entry the last proxy appended; the ones before are forged.
+        assert_eq!(
+            sender(None, Some("6.6.6.6, 7.7.7.7,203.0.113.7")).as_deref(),
+            Some("203.0.113.7")
+        );
+        assert_eq!(
+            sender(None, Some(" 203.0.113.7 ")).as_deref(),
+            Some("203.0.113.7")
+        );
+        assert_eq!(sender(Some(" "), Some("")), None);
+        assert_eq!(sender(None, None), None);
+    }
+
+    #[test]
+    fn an_ipv6_sender_is_its_slash_64() {
+        for (given, key) in [
+            ("2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"),
+            ("2001:db8:1:2:ffff::1", "2001:db8:1:2::/64"),
+            ("2001:db8::1", "2001:db8::/64"),
+            ("::ffff:198.51.100.9", "198.51.100.9"),
+        ] {
+            assert_eq!(sender(Some(given), None).as_deref(), Some(key), "{given}");
+        }
+    }
+
+    #[test]
+    fn an_attachment_url_is_the_projects_url_of_exactly_its_key() {
+        let key = "public/1763800000000_plan.png";
+        let own = attachment_url("https://abc.supabase.co/", key);
+        assert_eq!(
+            own,
+            "https://abc.supabase.co/storage/v1/object/public/contact-attachments/public/1763800000000_plan.png"
+        );
+        let with = |url: &str| row(&[("attachment_key", text(key)), ("attachment_url", text(url))]);
+        assert!(attachment_url_refusal(&with(&own), "https://abc.supabase.co").is_none());
+        for other in [
+            own.replace("https://abc.supabase.co", "https://evil.example"),
+            own.replace("https://", "http://"),
+            own.replace("1763800000000_plan", "1763800000001_other"),
+        ] {
+            let refusal = attachment_url_refusal(&with(&other), "https://abc.supabase.co");
+            assert_eq!(refusal.map(|r| r.code), Some("23514"), "{other}");
+        }
+        // Without both, the constraints decide.
+        assert!(
+            attachment_url_refusal(&row(&[("attachment_url", text("x"))]), "https://a").is_none()
+        );
+    }
+
+    #[test]
+    fn the_project_url_pattern_takes_https_and_the_local_stack_only() {
+        let pattern = Regex::new(PROJECT_URL_PATTERN).unwrap();
+        for ok in [
+            "https://abc.supabase.co",
+            "https://db.example.com:8443",
+            "http://127.0.0.1:54321",
+            "http://localhost:54321",
+        ] {
+            assert!(pattern.is_match(ok), "{ok}");
+        }
+        for bad in [
+            "http://abc.supabase.co",
+            "https://abc.supabase.co/path",
+            "ftp://x",
+            "https://",
+        ] {
+            assert!(!pattern.is_match(bad), "{bad}");
+        }
     }
 
     #[test]

@@ -34,6 +34,9 @@ pub struct Options {
     pub host: String,
     /// The port to listen on; 0 picks a free one.
     pub port: u16,
+    /// Count the messages' senders by the address a proxy in front saw
+    /// (CF-Connecting-IP, else X-Forwarded-For's last entry).
+    pub trust_proxy: bool,
 }
 
 /// What `serve` reports as it goes.
@@ -76,6 +79,7 @@ where
         build: mut build_options,
         host,
         port,
+        trust_proxy,
     } = options;
     build_options.serving = true;
     // The preview shows what is not published yet, with its badge.
@@ -102,6 +106,8 @@ where
     let backend = Arc::new(messages::http::Backend {
         inbox: messages::Inbox::open(&build_options.root).map_err(Error::Messages)?,
         anon_key: store.anon_key.clone(),
+        storage_url: content::storage_settings(&build_options.root).url,
+        trust_proxy,
     });
     let (tx, rx) = mpsc::channel();
     let _watcher = watch::watch(&build_options.root, DEBOUNCE, tx).map_err(Error::Watch)?;
