@@ -57,6 +57,11 @@ pub struct Report {
     pub bundle_rebuilt: bool,
     pub elapsed: Duration,
     pub stages: Vec<(&'static str, Duration)>,
+    /// The CPU time the build used, all its threads, and each stage's, where the
+    /// system tells it: a busy machine delays a build without making it use
+    /// more, so the scaling test compares these.
+    pub cpu: Option<Duration>,
+    pub cpu_stages: Vec<(&'static str, Duration)>,
     /// Problems that did not stop the build: links to no page, text cut by a
     /// `#`, pages over budget.
     pub warnings: Vec<Diagnostic>,
@@ -191,6 +196,8 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
         ssr: written.ssr,
         bundle_rebuilt: session.bundles.ran_esbuild,
         elapsed: stages.started.elapsed(),
+        cpu: stages.cpu(),
+        cpu_stages: stages.cpu_done,
         stages: stages.done,
         warnings,
         host: settings.host,
@@ -202,26 +209,54 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
     })
 }
 
-/// The stages' timings.
+/// The stages' timings, by the clock and in CPU time.
 struct Stages {
     started: Instant,
+    started_cpu: Option<Duration>,
     done: Vec<(&'static str, Duration)>,
+    cpu_done: Vec<(&'static str, Duration)>,
 }
 
 impl Stages {
     fn start() -> Stages {
         Stages {
             started: Instant::now(),
+            started_cpu: process_cpu_time(),
             done: Vec::new(),
+            cpu_done: Vec::new(),
         }
     }
 
     fn time<T>(&mut self, name: &'static str, stage: impl FnOnce() -> T) -> T {
-        let t = Instant::now();
+        let (t, cpu) = (Instant::now(), process_cpu_time());
         let result = stage();
         self.done.push((name, t.elapsed()));
+        if let (Some(before), Some(after)) = (cpu, process_cpu_time()) {
+            self.cpu_done.push((name, after.saturating_sub(before)));
+        }
         result
     }
+
+    fn cpu(&self) -> Option<Duration> {
+        Some(process_cpu_time()?.saturating_sub(self.started_cpu?))
+    }
+}
+
+/// The CPU time this process has used so far, all threads.
+#[cfg(unix)]
+pub fn process_cpu_time() -> Option<Duration> {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime only writes the timespec it is given.
+    let status = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut now) };
+    (status == 0).then(|| Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
+}
+
+#[cfg(not(unix))]
+pub fn process_cpu_time() -> Option<Duration> {
+    None
 }
 
 /// The site root, absolute, so paths handed to esbuild and Node mean the same
