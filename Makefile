@@ -32,7 +32,7 @@ endif
 # by plain rustc, are the same either way.
 export RUSTC_WORKSPACE_WRAPPER := $(CURDIR)/.ci/rustc-linted
 
-.PHONY: help setup deploy-setup packages build debug-build serve test rust-tests check lint lint-rust lint-node fmt schemas unit-ts storage-policies e2e screenshots bench lighthouse fuzz clean
+.PHONY: help setup deploy-setup packages build debug-build serve test rust-tests check site-build lint lint-rust lint-node fmt schemas unit-ts storage-policies e2e screenshots bench lighthouse fuzz clean
 
 help:
 	@echo "make serve   build and serve the site on http://127.0.0.1:$(PORT)"
@@ -104,8 +104,13 @@ serve: setup debug-build
 	$(DEBUG_SITE) serve --host 127.0.0.1 --port $(PORT)
 
 # Builds into a scratch folder (dist/ is left alone) and checks the result.
-check: setup debug-build
+# One build of the project, failing past a budget. It also fills .site/'s caches
+# (social cards, pictures, maps, the bundle), which the tests' own builds of the
+# site then reuse instead of each making them again at once.
+site-build: setup debug-build
 	$(FAKETIME) $(DEBUG_SITE) build --strict-budgets --out .site/check-dist
+
+check: site-build
 	$(FAKETIME) $(DEBUG_SITE) check --out .site/check-dist
 
 screenshots: setup packages debug-build
@@ -168,7 +173,7 @@ unit-ts: setup
 	$(FAKETIME) node --test $$(find .site/unit -name '*.test.mjs' | sort)
 
 # The production migrations (storage, messages) against a real PostgreSQL.
-storage-policies: setup packages debug-build
+storage-policies: setup packages site-build
 	SITE_BIN=$(DEBUG_SITE) $(FAKETIME) node --test 'supabase/tests/*.test.mjs'
 
 # The browser tests, the site on each host (nginx, and workerd for Cloudflare
@@ -177,7 +182,7 @@ storage-policies: setup packages debug-build
 # Two test files at a time: a third saves little on two cores (the browser is
 # busy) and makes the timing of the busiest tests less even.
 E2E_JOBS ?= 2
-e2e: setup deploy-setup packages debug-build
+e2e: setup deploy-setup packages site-build
 	SITE_BIN=$(DEBUG_SITE) $(FAKETIME) node --test --test-concurrency=$(E2E_JOBS) $$(ls e2e/*.test.mjs deploy/tests/*.test.mjs | sort)
 
 # One run of make, each job started when what it needs is there: the debug build
