@@ -320,6 +320,42 @@ describe("what only site serve is sent", () => {
   });
 });
 
+describe("site serve is its own project only under its own name", () => {
+  /** A message whose image is at `host`'s storage, sent with that Host header. */
+  const sendAs = (host) =>
+    new Promise((resolve, reject) => {
+      const body = JSON.stringify(formRow()).replaceAll(PROJECT, `http://${host}`);
+      const request = http.request(`${server.url}/rest/v1/${TABLE}`, {
+        method: "POST",
+        headers: { host, apikey: KEY, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      });
+      request.on("response", async (response) => {
+        let text = "";
+        for await (const chunk of response) text += chunk;
+        resolve({ status: response.statusCode, body: text ? JSON.parse(text) : null });
+      });
+      request.on("error", reject);
+      request.end(body);
+    });
+
+  test("a forged Host cannot make another server's link the image's address: 400 23514", async () => {
+    const port = new URL(server.url).port;
+    for (const host of ["phishing.example", `phishing.example:${port}`, "127.0.0.1:9", `10.0.0.1:${port}`]) {
+      const answer = await sendAs(host);
+      assert.equal(answer.status, 400, host);
+      assert.equal(answer.body.code, "23514", host);
+      assert.equal(answer.body.message, IMAGE, host);
+    }
+  });
+
+  test("the names a browser reaches it by are its own: 201", async () => {
+    const port = new URL(server.url).port;
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
+      assert.equal((await sendAs(host)).status, 201, host);
+    }
+  });
+});
+
 /**
  * A proxy on loopback that does to each request what Cloudflare, in front of
  * Supabase's API, does: CF-Connecting-IP becomes the address it saw, overwriting

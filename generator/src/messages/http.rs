@@ -21,6 +21,7 @@ use axum::Router;
 use super::policy::{self, Refusal, Value, COLUMNS, TABLE};
 use super::{Inbox, Row};
 use crate::cors::{cors, preflight};
+use crate::serve::LocalAddr;
 
 /// The largest request body: a message is at most a few tens of kilobytes.
 const BODY_LIMIT: usize = 1024 * 1024;
@@ -117,6 +118,7 @@ async fn table(
         .extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map(|ConnectInfo(a)| *a);
+    let local = parts.extensions.get::<LocalAddr>().map(|LocalAddr(a)| *a);
     let body = match axum::body::to_bytes(body, BODY_LIMIT).await {
         Ok(bytes) => bytes,
         Err(_) => {
@@ -140,7 +142,7 @@ async fn table(
         match method {
             Method::POST => {
                 let address = sender(&headers, peer, backend.trust_proxy);
-                let project = project_url(&backend, &headers);
+                let project = project_url(&backend.storage_url, &headers, local);
                 insert(&backend, &headers, &body, address, &project)
             }
             // No SELECT, UPDATE or DELETE grant: PostgreSQL refuses before RLS.
@@ -194,16 +196,47 @@ fn sender(headers: &HeaderMap, peer: Option<SocketAddr>, trust_proxy: bool) -> O
 }
 
 /// The project's URL, as Vault's `project_url` is to the migration: the
-/// configured storage, else this server, which is the storage.
-fn project_url(backend: &Backend, headers: &HeaderMap) -> String {
-    if !backend.storage_url.trim().is_empty() {
-        return backend.storage_url.trim().trim_end_matches('/').to_string();
+/// configured storage, else this server, which is the storage. The browser names
+/// this server by its address bar (`window.location.origin`), which reaches here
+/// as `Host`; but a client writes its own `Host`, and a project URL taken from it
+/// would let anyone store a link to a server of their choosing. So `Host` is
+/// taken only when it names the address the connection reached (or `localhost`
+/// for a loopback one); anything else falls back to that address itself.
+fn project_url(storage_url: &str, headers: &HeaderMap, local: Option<SocketAddr>) -> String {
+    if !storage_url.trim().is_empty() {
+        return storage_url.trim().trim_end_matches('/').to_string();
     }
-    let host = headers
-        .get("host")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("127.0.0.1");
-    format!("http://{host}")
+    let Some(local) = local else {
+        return "http://127.0.0.1".into();
+    };
+    match headers.get(header::HOST).and_then(|v| v.to_str().ok()) {
+        Some(host) if names_local(host, local) => format!("http://{host}"),
+        _ => format!(
+            "http://{}",
+            SocketAddr::new(local.ip().to_canonical(), local.port())
+        ),
+    }
+}
+
+/// Whether a `Host` header names `local`: its address (or `localhost`, when
+/// `local` is loopback) and its port, which HTTP leaves out when it is 80.
+fn names_local(host: &str, local: SocketAddr) -> bool {
+    let Ok(authority) = host.parse::<axum::http::uri::Authority>() else {
+        return false;
+    };
+    if host.contains('@') || authority.port_u16().unwrap_or(80) != local.port() {
+        return false;
+    }
+    let ip = local.ip().to_canonical();
+    let name = authority.host();
+    match name
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .parse::<std::net::IpAddr>()
+    {
+        Ok(named) => named.to_canonical() == ip,
+        Err(_) => name.eq_ignore_ascii_case("localhost") && ip.is_loopback(),
+    }
 }
 
 fn insert(
@@ -349,4 +382,85 @@ fn rate_keys(row: &Row, address: &Option<String>) -> Vec<String> {
         keys.push(format!("{}{}", policy::EMAIL_KEY, email.to_lowercase()));
     }
     keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn url(host: Option<&str>, local: &str) -> String {
+        let mut headers = HeaderMap::new();
+        if let Some(host) = host {
+            headers.insert(header::HOST, HeaderValue::from_str(host).unwrap());
+        }
+        project_url("", &headers, Some(local.parse().unwrap()))
+    }
+
+    #[test]
+    fn the_project_url_is_the_host_the_browser_named_when_it_is_this_server() {
+        assert_eq!(
+            url(Some("127.0.0.1:8080"), "127.0.0.1:8080"),
+            "http://127.0.0.1:8080"
+        );
+        assert_eq!(
+            url(Some("localhost:8080"), "127.0.0.1:8080"),
+            "http://localhost:8080"
+        );
+        assert_eq!(
+            url(Some("LOCALHOST:8080"), "[::1]:8080"),
+            "http://LOCALHOST:8080"
+        );
+        assert_eq!(url(Some("[::1]:8080"), "[::1]:8080"), "http://[::1]:8080");
+        assert_eq!(
+            url(Some("192.168.1.5:8080"), "192.168.1.5:8080"),
+            "http://192.168.1.5:8080"
+        );
+        assert_eq!(
+            url(Some("192.168.1.5"), "192.168.1.5:80"),
+            "http://192.168.1.5"
+        );
+        // Reached over IPv4 on a dual-stack socket.
+        assert_eq!(
+            url(Some("127.0.0.1:8080"), "[::ffff:127.0.0.1]:8080"),
+            "http://127.0.0.1:8080"
+        );
+    }
+
+    #[test]
+    fn a_host_that_names_another_server_is_not_the_project_url() {
+        for forged in [
+            "evil.example",
+            "evil.example:8080",
+            "127.0.0.1:9999",
+            "127.0.0.1",
+            "10.0.0.1:8080",
+            "localhost:8080@evil.example",
+            "evil@127.0.0.1:8080",
+            "127.0.0.1:8080/x",
+            "",
+        ] {
+            assert_eq!(
+                url(Some(forged), "127.0.0.1:8080"),
+                "http://127.0.0.1:8080",
+                "{forged:?}"
+            );
+        }
+        // localhost is loopback only.
+        assert_eq!(
+            url(Some("localhost:8080"), "192.168.1.5:8080"),
+            "http://192.168.1.5:8080"
+        );
+        assert_eq!(url(None, "[::1]:8080"), "http://[::1]:8080");
+    }
+
+    #[test]
+    fn a_configured_storage_url_is_the_project_url_whatever_the_host() {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::HOST, HeaderValue::from_static("evil.example"));
+        let local = Some("127.0.0.1:8080".parse().unwrap());
+        assert_eq!(
+            project_url(" https://abc.supabase.co/ ", &headers, local),
+            "https://abc.supabase.co"
+        );
+    }
 }

@@ -30,6 +30,11 @@ pub fn max_connections() -> usize {
 /// kept-alive connection waits for its next request).
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The local address a request's connection reached: the one address of this
+/// server that a client cannot choose, unlike its `Host` header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LocalAddr(pub std::net::SocketAddr);
+
 /// Serves `app` on `listener` until `shutdown` completes.
 pub async fn serve(
     listener: TcpListener,
@@ -57,13 +62,18 @@ pub async fn serve(
                 Err(e) => return Err(e),
             };
             let _ = stream.set_nodelay(true);
+            let local = stream.local_addr().ok().map(LocalAddr);
             // Each request carries the peer's address (for the messages'
-            // per-address limit), added as it arrives: the app itself is shared.
+            // per-address limit) and the address it reached (this server's own
+            // name for itself), added as it arrives: the app itself is shared.
             let app = app.clone();
             let service = hyper::service::service_fn(move |mut request: Request<Incoming>| {
                 request
                     .extensions_mut()
                     .insert(axum::extract::ConnectInfo(peer));
+                if let Some(local) = local {
+                    request.extensions_mut().insert(local);
+                }
                 // A Router is always ready, so it is called without polling.
                 app.clone().call(request.map(axum::body::Body::new))
             });

@@ -3,6 +3,7 @@
 //! is told to the caller as [`Event`]s; the library prints nothing.
 
 mod connections;
+pub use connections::LocalAddr;
 mod files;
 mod live;
 mod watch;
