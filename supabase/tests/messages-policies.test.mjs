@@ -76,6 +76,20 @@ async function both(row, { address = sender().address, headers = {}, raw } = {})
   return { database, builtIn };
 }
 
+/** A POST with node:http, which lets a test name the Host and the address it connects from. */
+function post(url, headers, body, localAddress) {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: "POST", localAddress, headers: { ...headers, "content-length": Buffer.byteLength(body) } });
+    request.on("response", async (response) => {
+      let text = "";
+      for await (const chunk of response) text += chunk;
+      resolve({ status: response.statusCode, body: text ? JSON.parse(text) : null });
+    });
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
 const long = (n) => "é".repeat(n);
 const constraint = (name) => `new row for relation "${TABLE}" violates check constraint "${TABLE}_${name}_check"`;
 const notNull = (column) => `null value in column "${column}" of relation "${TABLE}" violates not-null constraint`;
@@ -323,20 +337,11 @@ describe("what only site serve is sent", () => {
 describe("site serve is its own project only under its own name", () => {
   /** A message whose image is at `host`'s storage, sent with that Host header. */
   const sendAs = (host) =>
-    new Promise((resolve, reject) => {
-      const body = JSON.stringify(formRow()).replaceAll(PROJECT, `http://${host}`);
-      const request = http.request(`${server.url}/rest/v1/${TABLE}`, {
-        method: "POST",
-        headers: { host, apikey: KEY, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
-      });
-      request.on("response", async (response) => {
-        let text = "";
-        for await (const chunk of response) text += chunk;
-        resolve({ status: response.statusCode, body: text ? JSON.parse(text) : null });
-      });
-      request.on("error", reject);
-      request.end(body);
-    });
+    post(
+      `${server.url}/rest/v1/${TABLE}`,
+      { host, apikey: KEY, "content-type": "application/json", "x-forwarded-for": sender().address },
+      JSON.stringify(formRow()).replaceAll(PROJECT, `http://${host}`),
+    );
 
   test("a forged Host cannot make another server's link the image's address: 400 23514", async () => {
     const port = new URL(server.url).port;
@@ -357,24 +362,32 @@ describe("site serve is its own project only under its own name", () => {
 });
 
 /**
- * A proxy on loopback that does to each request what Cloudflare, in front of
- * Supabase's API, does: CF-Connecting-IP becomes the address it saw, overwriting
- * the client's, and that address is appended to any X-Forwarded-For the client
- * wrote. `deliver(headers, body)` answers `{ status, body }`.
+ * A proxy on loopback that does to each request what a proxy in front of the
+ * table does. Cloudflare, in front of Supabase's API: CF-Connecting-IP becomes
+ * the address it saw, overwriting the client's, and that address is appended to
+ * any X-Forwarded-For the client wrote. nginx as docs/deploy.md configures it:
+ * the address is appended to X-Forwarded-For and CF-Connecting-IP is dropped.
+ * `deliver(headers, body)` answers `{ status, body }`.
  */
-async function cloudflare(deliver) {
-  const proxy = http.createServer(async (req, res) => {
+const PROXIES = {
+  "Cloudflare": (headers, seen) => ({ ...headers, "cf-connecting-ip": seen }),
+  "nginx, appending only": ({ "cf-connecting-ip": _, ...headers }) => headers,
+};
+/** The address the client connects from, one client per proxy, so that each starts with its five. */
+const CLIENT_ADDRESS = { Cloudflare: "127.0.0.1", "nginx, appending only": "127.0.0.2" };
+async function proxy(kind, deliver) {
+  const server = http.createServer(async (req, res) => {
     const chunks = [];
     for await (const chunk of req) chunks.push(chunk);
     const seen = req.socket.remoteAddress.replace(/^::ffff:/, "");
     const forwarded = req.headers["x-forwarded-for"];
-    const headers = { ...req.headers, "cf-connecting-ip": seen, "x-forwarded-for": forwarded ? `${forwarded}, ${seen}` : seen };
+    const headers = PROXIES[kind]({ ...req.headers, "x-forwarded-for": forwarded ? `${forwarded}, ${seen}` : seen }, seen);
     const answer = await deliver(headers, Buffer.concat(chunks).toString());
     res.writeHead(answer.status, { "content-type": "application/json" });
     res.end(answer.body ? JSON.stringify(answer.body) : "");
   });
-  await new Promise((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${proxy.address().port}`, close: () => proxy.close() };
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => server.close() };
 }
 
 describe("one client cannot pose as many senders", () => {
@@ -383,30 +396,26 @@ describe("one client cannot pose as many senders", () => {
     "site serve --trust-proxy": async (headers, body) => {
       const response = await fetch(`${server.url}/rest/v1/${TABLE}`, {
         method: "POST",
-        headers: { apikey: KEY, "content-type": "application/json", "cf-connecting-ip": headers["cf-connecting-ip"], "x-forwarded-for": headers["x-forwarded-for"] },
+        headers: { apikey: KEY, "content-type": "application/json", ...(headers["cf-connecting-ip"] ? { "cf-connecting-ip": headers["cf-connecting-ip"] } : {}), "x-forwarded-for": headers["x-forwarded-for"] },
         body: body.replaceAll(PROJECT, server.url),
       });
       const text = await response.text();
       return { status: response.status, body: text ? JSON.parse(text) : null };
     },
   };
-  for (const [name, deliver] of Object.entries(backends)) {
-    test(`${name}: 20 messages, each with a forged X-Forwarded-For and CF-Connecting-IP, through a proxy that appends as Cloudflare does: 5 accepted`, async (t) => {
-      const proxy = await cloudflare(deliver);
+  for (const [name, deliver] of Object.entries(backends)) for (const kind of Object.keys(PROXIES)) {
+    test(`${name}: 20 messages, each with a forged X-Forwarded-For and CF-Connecting-IP, through ${kind}: 5 accepted`, async (t) => {
+      const through = await proxy(kind, deliver);
       const rows = [];
       try {
         for (let i = 1; i <= 20; i++) {
           const forged = { "X-Forwarded-For": `203.0.113.${i}`, "CF-Connecting-IP": `198.18.0.${i}` };
-          const response = await fetch(`${proxy.url}/rest/v1/${TABLE}`, {
-            method: "POST",
-            headers: { apikey: KEY, "content-type": "application/json", ...forged },
-            body: JSON.stringify(formRow(sender())),
-          });
-          const body = await response.text();
-          rows.push({ n: i, ...forged, status: response.status, code: body ? JSON.parse(body).code : "" });
+          const headers = { apikey: KEY, "content-type": "application/json", ...forged };
+          const answer = await post(`${through.url}/rest/v1/${TABLE}`, headers, JSON.stringify(formRow(sender())), CLIENT_ADDRESS[kind]);
+          rows.push({ n: i, ...forged, status: answer.status, code: answer.body?.code ?? "" });
         }
       } finally {
-        proxy.close();
+        through.close();
       }
       t.diagnostic(["| # | forged X-Forwarded-For | forged CF-Connecting-IP | answer |", "|---|---|---|---|", ...rows.map((r) => `| ${r.n} | ${r["X-Forwarded-For"]} | ${r["CF-Connecting-IP"]} | ${r.status} ${r.code} |`)].join("\n"));
       const accepted = rows.filter((r) => r.status === 201).length;
