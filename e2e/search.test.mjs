@@ -111,16 +111,19 @@ describe("search", () => {
     const { page, context } = await openPage(browser, 1280);
     try {
       appendFileSync(path.join(copy.root, "content/pages/accessibility.md"), "\nOur new Quokkaville studio opens in spring.\n");
+      // The rebuild's reload may interrupt a try, its navigation as well as its
+      // search; the next one asks again.
       const found = async () => {
-        await page.goto(copy.url + "/");
-        // The rebuild's reload may interrupt a try; the next one asks again.
-        return page
-          .evaluate(async () => {
+        try {
+          await page.goto(copy.url + "/");
+          return await page.evaluate(async () => {
             const pagefind = await import("/pagefind/pagefind.js");
             const search = await pagefind.search("quokkaville");
             return Promise.all(search.results.map(async (r) => (await r.data()).url));
-          })
-          .catch(() => []);
+          });
+        } catch {
+          return [];
+        }
       };
       let urls = [];
       for (let i = 0; i < 50 && urls.length === 0; i++) {
