@@ -178,9 +178,15 @@ fn measure(
         let small_unit = per_unit(small.0, stage_of(&small.1), stage_of(base));
         let large_unit = per_unit(large.0, stage_of(&large.1), stage_of(base));
         let ratio = large_unit / small_unit.max(f64::MIN_POSITIVE);
+        // A stage too quick to measure at the small size has no ratio worth printing.
+        let shown = if small_unit > 1e-9 {
+            format!("×{ratio:.2}")
+        } else {
+            "too quick to compare".into()
+        };
         let _ = writeln!(
             report,
-            "  {stage:<14} {:>8.2} µs → {:>8.2} µs a {unit} (×{ratio:.2})",
+            "  {stage:<14} {:>8.2} µs → {:>8.2} µs a {unit} ({shown})",
             small_unit * 1e6,
             large_unit * 1e6,
         );
