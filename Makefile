@@ -76,7 +76,8 @@ DEBIAN_PACKAGES := chromium:$(CHROMIUM) \
   libnginx-mod-http-brotli-static:/usr/lib/nginx/modules/ngx_http_brotli_static_module.so \
   openssh-server:/usr/sbin/sshd \
   rsync:/usr/bin/rsync \
-  faketime:/usr/bin/faketime
+  faketime:/usr/bin/faketime \
+  python3-venv:/usr/share/doc/python3-venv
 packages:
 	@missing=""; for p in $(DEBIAN_PACKAGES); do ls $${p#*:} >/dev/null 2>&1 || missing="$$missing $${p%%:*}"; done; \
 	if [ -n "$$missing" ]; then \

