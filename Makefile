@@ -77,7 +77,7 @@ DEBIAN_PACKAGES := chromium:$(CHROMIUM) \
   openssh-server:/usr/sbin/sshd \
   rsync:/usr/bin/rsync \
   faketime:/usr/bin/faketime \
-  python3-venv:/usr/share/doc/python3-venv
+  python3-venv:/usr/lib/python3*/ensurepip/__init__.py
 packages:
 	@missing=""; for p in $(DEBIAN_PACKAGES); do ls $${p#*:} >/dev/null 2>&1 || missing="$$missing $${p%%:*}"; done; \
 	if [ -n "$$missing" ]; then \

@@ -305,12 +305,13 @@ describe("the public cannot read, change or remove messages", () => {
 });
 
 describe("what only site serve is sent", () => {
-  const post = (body, headers = {}) =>
+  // fetch, not `post`: a body refused before it is read whole ends its connection.
+  const postToServe = (body, headers = {}) =>
     fetch(`${server.url}/rest/v1/${TABLE}`, { method: "POST", headers: { apikey: KEY, "Content-Type": "application/json", ...headers }, body }).then(async (r) => ({ status: r.status, body: await r.json() }));
 
   test("a body over 1 MiB is refused with 413 and nothing is stored", async () => {
     const before = readdirSync(path.join(site, ".site/messages")).length;
-    const answer = await post(JSON.stringify({ ...formRow(), message: "x".repeat(2 * 1024 * 1024) }));
+    const answer = await postToServe(JSON.stringify({ ...formRow(), message: "x".repeat(2 * 1024 * 1024) }));
     assert.equal(answer.status, 413);
     assert.equal(answer.body.code, "PGRST413");
     assert.equal(readdirSync(path.join(site, ".site/messages")).length, before);
@@ -318,7 +319,7 @@ describe("what only site serve is sent", () => {
 
   test("a body that is not JSON, or not an object, is PostgREST's PGRST102", async () => {
     for (const body of ["{", "42", '["a"]']) {
-      const answer = await post(body);
+      const answer = await postToServe(body);
       assert.equal(answer.status, 400, body);
       assert.equal(answer.body.code, "PGRST102", body);
     }
@@ -328,7 +329,7 @@ describe("what only site serve is sent", () => {
     const none = await fetch(`${server.url}/rest/v1/${TABLE}`, { method: "POST", body: JSON.stringify(formRow()) });
     assert.equal(none.status, 401);
     assert.equal((await none.json()).message, "No API key found in request");
-    const other = await post(JSON.stringify(formRow()), { apikey: "another-key" });
+    const other = await postToServe(JSON.stringify(formRow()), { apikey: "another-key" });
     assert.equal(other.status, 401);
     assert.equal(other.body.message, "Invalid API key");
   });
@@ -370,18 +371,17 @@ describe("site serve is its own project only under its own name", () => {
  * `deliver(headers, body)` answers `{ status, body }`.
  */
 const PROXIES = {
-  "Cloudflare": (headers, seen) => ({ ...headers, "cf-connecting-ip": seen }),
-  "nginx, appending only": ({ "cf-connecting-ip": _, ...headers }) => headers,
+  Cloudflare: { forward: (headers, seen) => ({ ...headers, "cf-connecting-ip": seen }), client: "127.0.0.1" },
+  "nginx, appending only": { forward: ({ "cf-connecting-ip": _, ...headers }) => headers, client: "127.0.0.2" },
 };
-/** The address the client connects from, one client per proxy, so that each starts with its five. */
-const CLIENT_ADDRESS = { Cloudflare: "127.0.0.1", "nginx, appending only": "127.0.0.2" };
+// Each proxy has its own client address, so that each starts with its five.
 async function proxy(kind, deliver) {
   const server = http.createServer(async (req, res) => {
     const chunks = [];
     for await (const chunk of req) chunks.push(chunk);
     const seen = req.socket.remoteAddress.replace(/^::ffff:/, "");
     const forwarded = req.headers["x-forwarded-for"];
-    const headers = PROXIES[kind]({ ...req.headers, "x-forwarded-for": forwarded ? `${forwarded}, ${seen}` : seen }, seen);
+    const headers = PROXIES[kind].forward({ ...req.headers, "x-forwarded-for": forwarded ? `${forwarded}, ${seen}` : seen }, seen);
     const answer = await deliver(headers, Buffer.concat(chunks).toString());
     res.writeHead(answer.status, { "content-type": "application/json" });
     res.end(answer.body ? JSON.stringify(answer.body) : "");
@@ -393,15 +393,12 @@ async function proxy(kind, deliver) {
 describe("one client cannot pose as many senders", () => {
   const backends = {
     PostgreSQL: (headers, body) => insert(db, TABLE, columns, body, headers),
-    "site serve --trust-proxy": async (headers, body) => {
-      const response = await fetch(`${server.url}/rest/v1/${TABLE}`, {
-        method: "POST",
-        headers: { apikey: KEY, "content-type": "application/json", ...(headers["cf-connecting-ip"] ? { "cf-connecting-ip": headers["cf-connecting-ip"] } : {}), "x-forwarded-for": headers["x-forwarded-for"] },
-        body: body.replaceAll(PROJECT, server.url),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : null };
-    },
+    "site serve --trust-proxy": ({ "cf-connecting-ip": connecting, "x-forwarded-for": forwarded }, body) =>
+      post(
+        `${server.url}/rest/v1/${TABLE}`,
+        { apikey: KEY, "content-type": "application/json", ...(connecting && { "cf-connecting-ip": connecting }), "x-forwarded-for": forwarded },
+        body.replaceAll(PROJECT, server.url),
+      ),
   };
   for (const [name, deliver] of Object.entries(backends)) for (const kind of Object.keys(PROXIES)) {
     test(`${name}: 20 messages, each with a forged X-Forwarded-For and CF-Connecting-IP, through ${kind}: 5 accepted`, async (t) => {
@@ -411,7 +408,7 @@ describe("one client cannot pose as many senders", () => {
         for (let i = 1; i <= 20; i++) {
           const forged = { "X-Forwarded-For": `203.0.113.${i}`, "CF-Connecting-IP": `198.18.0.${i}` };
           const headers = { apikey: KEY, "content-type": "application/json", ...forged };
-          const answer = await post(`${through.url}/rest/v1/${TABLE}`, headers, JSON.stringify(formRow(sender())), CLIENT_ADDRESS[kind]);
+          const answer = await post(`${through.url}/rest/v1/${TABLE}`, headers, JSON.stringify(formRow(sender())), PROXIES[kind].client);
           rows.push({ n: i, ...forged, status: answer.status, code: answer.body?.code ?? "" });
         }
       } finally {

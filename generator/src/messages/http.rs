@@ -398,59 +398,46 @@ mod tests {
 
     #[test]
     fn the_project_url_is_the_host_the_browser_named_when_it_is_this_server() {
-        assert_eq!(
-            url(Some("127.0.0.1:8080"), "127.0.0.1:8080"),
-            "http://127.0.0.1:8080"
-        );
-        assert_eq!(
-            url(Some("localhost:8080"), "127.0.0.1:8080"),
-            "http://localhost:8080"
-        );
-        assert_eq!(
-            url(Some("LOCALHOST:8080"), "[::1]:8080"),
-            "http://LOCALHOST:8080"
-        );
-        assert_eq!(url(Some("[::1]:8080"), "[::1]:8080"), "http://[::1]:8080");
-        assert_eq!(
-            url(Some("192.168.1.5:8080"), "192.168.1.5:8080"),
-            "http://192.168.1.5:8080"
-        );
-        assert_eq!(
-            url(Some("192.168.1.5"), "192.168.1.5:80"),
-            "http://192.168.1.5"
-        );
-        // Reached over IPv4 on a dual-stack socket.
-        assert_eq!(
-            url(Some("127.0.0.1:8080"), "[::ffff:127.0.0.1]:8080"),
-            "http://127.0.0.1:8080"
-        );
+        for (host, local) in [
+            ("127.0.0.1:8080", "127.0.0.1:8080"),
+            ("localhost:8080", "127.0.0.1:8080"),
+            ("LOCALHOST:8080", "[::1]:8080"),
+            ("[::1]:8080", "[::1]:8080"),
+            ("192.168.1.5:8080", "192.168.1.5:8080"),
+            ("192.168.1.5", "192.168.1.5:80"),
+            // Reached over IPv4 on a dual-stack socket.
+            ("127.0.0.1:8080", "[::ffff:127.0.0.1]:8080"),
+        ] {
+            assert_eq!(
+                url(Some(host), local),
+                format!("http://{host}"),
+                "{host} at {local}"
+            );
+        }
     }
 
     #[test]
     fn a_host_that_names_another_server_is_not_the_project_url() {
-        for forged in [
-            "evil.example",
-            "evil.example:8080",
-            "127.0.0.1:9999",
-            "127.0.0.1",
-            "10.0.0.1:8080",
-            "localhost:8080@evil.example",
-            "evil@127.0.0.1:8080",
-            "127.0.0.1:8080/x",
-            "",
+        for (host, local) in [
+            (Some("evil.example"), "127.0.0.1:8080"),
+            (Some("evil.example:8080"), "127.0.0.1:8080"),
+            (Some("127.0.0.1:9999"), "127.0.0.1:8080"),
+            (Some("127.0.0.1"), "127.0.0.1:8080"),
+            (Some("10.0.0.1:8080"), "127.0.0.1:8080"),
+            (Some("localhost:8080@evil.example"), "127.0.0.1:8080"),
+            (Some("evil@127.0.0.1:8080"), "127.0.0.1:8080"),
+            (Some("127.0.0.1:8080/x"), "127.0.0.1:8080"),
+            (Some(""), "127.0.0.1:8080"),
+            // localhost is loopback only.
+            (Some("localhost:8080"), "192.168.1.5:8080"),
+            (None, "[::1]:8080"),
         ] {
             assert_eq!(
-                url(Some(forged), "127.0.0.1:8080"),
-                "http://127.0.0.1:8080",
-                "{forged:?}"
+                url(host, local),
+                format!("http://{local}"),
+                "{host:?} at {local}"
             );
         }
-        // localhost is loopback only.
-        assert_eq!(
-            url(Some("localhost:8080"), "192.168.1.5:8080"),
-            "http://192.168.1.5:8080"
-        );
-        assert_eq!(url(None, "[::1]:8080"), "http://[::1]:8080");
     }
 
     #[test]
