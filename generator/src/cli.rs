@@ -72,8 +72,8 @@ pub struct BuildArgs {
     pub strict_budgets: bool,
     /// The host to build for, overriding `host` in content/site.yaml:
     /// cloudflare-pages, netlify, github-pages or nginx.
-    #[arg(long = "for", value_name = "HOST", value_parser = site::output::hosts::Host::parse)]
-    pub for_host: Option<site::output::hosts::Host>,
+    #[arg(long = "for", value_name = "HOST", value_parser = site::Host::parse)]
+    pub for_host: Option<site::Host>,
     /// A build for the live site: fails unless base_url is a public https address
     /// and the storage URL and anon key are set. SITE_PRODUCTION=1 does the same.
     #[arg(long)]

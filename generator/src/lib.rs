@@ -27,7 +27,7 @@ pub mod storage;
 pub(crate) mod suggest;
 
 pub use check::{check, Summary as CheckReport};
+pub use content::settings::Host;
 pub use diagnostics::Diagnostic;
-pub use output::hosts::Host;
 pub use pipeline::{build, Options as BuildOptions, Report as BuildReport};
 pub use serve::{serve, Event as ServeEvent, Options as ServeOptions};

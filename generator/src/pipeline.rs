@@ -12,13 +12,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::bundle::{Bundle, Bundles};
+use crate::content::settings::Host;
 use crate::content::settings::{self, Overrides};
 use crate::content::{self, Content, Page};
 use crate::diagnostics::Diagnostic;
 use crate::output::headers::{self, Rule};
-use crate::output::hosts::Host;
 use crate::output::weight::{self, Weigher, Weight};
-use crate::output::{self, compress, sitemap, Files, Source};
+use crate::output::{self, Files, Source};
 use crate::render::{self, environment, ssr, Rendered, Renderer, Settings};
 
 #[derive(Debug, Clone, Default)]
@@ -646,124 +646,36 @@ fn collect_files(
     moved: &[content::publishing::Moved],
     serving: bool,
 ) -> Result<Files, output::Error> {
-    let Pages { pages, not_found } = pages;
-    let mut files = Files::default();
-    files.add_tree(&root.join("public"), "public")?;
-    for (url, path) in bundle.files() {
-        let rel = url.trim_start_matches('/').to_string();
-        files.add(rel, Source::Immutable(path.clone()), "the bundle")?;
-    }
-    // `site serve` compresses as it serves; precompressing there would only cost time.
-    if settings.host.serves_precompressed() && !serving {
-        compress::add_twins(
-            &mut files,
-            bundle.files(),
-            &root.join(".site").join("compressed"),
-        )?;
-    }
-    // Image variants and social cards, each once however many pages link it.
-    let made: std::collections::BTreeMap<&String, &PathBuf> = pages
-        .iter()
-        .flat_map(|p| p.files.iter())
-        .chain(not_found.iter().flat_map(|n| n.files.iter()))
-        .map(|(url, file)| (url, file))
-        .collect();
-    for (url, file) in made {
-        let rel = url.trim_start_matches('/').to_string();
-        files.add(rel, Source::Immutable(file.clone()), "the image cache")?;
-    }
-    for page in &pages {
-        let origin = format!("page {}", page.route);
-        let source = match &page.body {
+    let site = output::collect::Site {
+        host: settings.host,
+        rules: &settings.rules,
+        base_url: &settings.render.base_url,
+        head: &settings.render.head,
+        serving,
+    };
+    let page_files = pages.pages.iter().map(|page| output::collect::PageFile {
+        route: &page.route,
+        source: match &page.body {
             render::Body::Kept { html, hash } => Source::Html(html.clone(), *hash),
             render::Body::Written(size) => Source::Written(*size),
-        };
-        files.add(output::route_file(&page.route), source, &origin)?;
-    }
-    if let Some(special) = not_found {
-        files.add(
-            "404.html".into(),
-            Source::Bytes(special.html.into_bytes()),
-            "templates/404.html",
-        )?;
-    }
-    let base_url = &settings.render.base_url;
-    let mut generated = vec![("robots.txt", sitemap::robots(base_url))];
-    generated.extend(settings.host.config_files(&settings.rules, moved));
-    // A feed for each collection of articles, and one for each of its categories.
-    let feeds: Vec<(String, String)> = content
-        .listings
-        .lists
-        .iter()
-        .filter(|l| l.kind == content::publishing::CollectionKind::Articles)
-        .filter_map(|l| match &l.filter {
-            content::publishing::Filter::All => Some((l, None)),
-            content::publishing::Filter::Category(c) => Some((l, Some(c.as_str()))),
-            _ => None,
-        })
-        .map(|(l, category)| {
-            output::feed::feed(
-                &content.config,
-                base_url,
-                &content.pages,
-                &l.collection,
-                category,
-            )
-        })
-        .collect();
-    let redirects = output::redirects::files(settings.host, moved, base_url, &settings.render.head);
-    let built = content::publishing::Clock::of(&content.config.timezone)
-        .now
-        .with_timezone(&chrono::Utc);
-    let calendars = output::calendar::files(&content.config, base_url, &content.pages, built);
-    let generated = generated
-        .into_iter()
-        .map(|(name, text)| (name.to_string(), text))
-        .chain(sitemap::sitemap(base_url, &content.pages))
-        .chain(feeds)
-        .chain(calendars)
-        .chain(redirects);
-    for (name, text) in generated {
-        files.add(name, Source::Bytes(text.into_bytes()), "the generator")?;
-    }
-    Ok(files)
+        },
+        made: &page.files,
+    });
+    let not_found = pages
+        .not_found
+        .as_ref()
+        .map(|n| (n.html.clone(), n.files.as_slice()));
+    output::collect::collect(root, content, &site, bundle, page_files, not_found, moved)
 }
 
 /// The year for the copyright line: from `SOURCE_DATE_EPOCH` when set (reproducible
 /// builds), else today.
 fn build_year() -> i32 {
-    let secs = std::env::var("SOURCE_DATE_EPOCH")
+    use chrono::Datelike;
+    std::env::var("SOURCE_DATE_EPOCH")
         .ok()
         .and_then(|s| s.trim().parse::<i64>().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_secs() as i64)
-                .unwrap_or(0)
-        });
-    year_of_days(secs.div_euclid(86_400))
-}
-
-/// The proleptic Gregorian year of a day count since 1970-01-01.
-fn year_of_days(days: i64) -> i32 {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + i64::from(month <= 2)) as i32
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn computes_the_year_of_a_day() {
-        assert_eq!(year_of_days(0), 1970);
-        assert_eq!(year_of_days(20_453), 2025); // 2025-12-31
-        assert_eq!(year_of_days(20_454), 2026); // 2026-01-01
-    }
+        .and_then(|secs| chrono::DateTime::from_timestamp(secs, 0))
+        .unwrap_or_else(chrono::Utc::now)
+        .year()
 }

@@ -191,7 +191,7 @@ fn old_addresses_redirect_in_the_hosts_own_form() {
         "content/site.yaml",
         &format!("{config}redirects: [{{ from: /brochure/, to: \"https://example.org/brochure.pdf\", status: 302 }}]\n"),
     );
-    use site::output::hosts::Host;
+    use site::Host;
     // The build for `host`, and what it wrote at `file`.
     let built_for = |host: Host, file: &str| {
         let mut options = site.options();

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 pub use page::{Article, Page};
-pub use routes::{canonical_href, route_for};
+pub use routes::{canonical_href, canonical_url, route_for};
 pub use site::SiteConfig;
 pub use values::{Date, Href, Icon, ImageSrc, Layout, Markdown};
 

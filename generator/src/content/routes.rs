@@ -53,6 +53,11 @@ pub fn canonical_href(href: &str) -> String {
     format!("{path}/{rest}")
 }
 
+/// `https://example.com` + `/about/` → `https://example.com/about/`.
+pub fn canonical_url(base_url: &str, route: &str) -> String {
+    format!("{}{}", base_url.trim_end_matches('/'), route)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,7 +20,7 @@ pub struct SiteConfig {
     /// `github-pages` or `nginx`. It decides the host's own files in the output
     /// (`_headers`, `_nginx.conf`) and whether precompressed twins ship.
     #[serde(default)]
-    pub host: crate::output::hosts::Host,
+    pub host: crate::content::settings::Host,
     /// The language of the pages, e.g. `en`.
     #[serde(default = "default_language")]
     pub language: String,

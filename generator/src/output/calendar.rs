@@ -12,9 +12,9 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use icalendar::{Calendar, Component, EventLike};
 
+use crate::content::canonical_url;
 use crate::content::entries::Place;
 use crate::content::{Page, SiteConfig};
-use crate::render::canonical_url;
 
 /// The calendar file of every event page: (file, text), stamped `built`.
 pub fn files(

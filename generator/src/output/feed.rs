@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use atom_syndication::{Category, Content, Entry, Feed, FixedDateTime, Link, Person, Text};
 
+use crate::content::canonical_url;
 use crate::content::{Page, SiteConfig};
-use crate::render::canonical_url;
 
 /// How many articles a feed holds: the newest.
 pub const FEED_ENTRIES: usize = 50;

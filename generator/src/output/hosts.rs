@@ -2,85 +2,11 @@
 //! host answers a page at its address with the trailing slash (`/about/`) with
 //! 200; they differ in how they take headers and compression (docs/deploy.md).
 
-use serde::{Deserialize, Serialize};
-
 use crate::content::publishing::Moved;
+use crate::content::settings::Host;
 use crate::output::headers::{self, Rule};
 
-/// Where the site is published.
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Host {
-    /// Reads `_headers`; redirects `/about` to `/about/` with 308; compresses itself.
-    #[default]
-    CloudflarePages,
-    /// Reads `_headers`; redirects `/about` to `/about/` with 301; compresses itself.
-    Netlify,
-    /// Sends no custom headers (the policies go into each page as `<meta>`);
-    /// redirects `/about` to `/about/` with 301; compresses itself.
-    GithubPages,
-    /// Includes `_nginx.conf`, written by the build; serves the `.br`/`.gz` twins.
-    Nginx,
-}
-
 impl Host {
-    pub const ALL: [Host; 4] = [
-        Host::CloudflarePages,
-        Host::Netlify,
-        Host::GithubPages,
-        Host::Nginx,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Host::CloudflarePages => "cloudflare-pages",
-            Host::Netlify => "netlify",
-            Host::GithubPages => "github-pages",
-            Host::Nginx => "nginx",
-        }
-    }
-
-    pub fn parse(name: &str) -> Result<Host, String> {
-        Host::ALL
-            .into_iter()
-            .find(|h| h.name() == name)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Host::ALL.iter().map(|h| h.name()).collect();
-                format!(
-                    "unknown host `{name}`, expected one of {}",
-                    names.join(", ")
-                )
-            })
-    }
-
-    /// Whether the host serves precompressed twins (`main.css.br`) by itself.
-    /// Cloudflare, Netlify and GitHub Pages compress on their own, so for them
-    /// the twins would only be extra public files.
-    pub fn serves_precompressed(self) -> bool {
-        self == Host::Nginx
-    }
-
-    /// Whether the host can send the site's own headers at all.
-    pub fn sends_custom_headers(self) -> bool {
-        self != Host::GithubPages
-    }
-
-    /// How the host answers a folder's address without its slash (`/about`): a
-    /// redirect to `/about/` with this status.
-    pub fn folder_redirect(self) -> u16 {
-        match self {
-            Host::CloudflarePages => 308,
-            Host::Netlify | Host::GithubPages | Host::Nginx => 301,
-        }
-    }
-
-    /// Whether `/about/index.html` is redirected to `/about/` (else served as is).
-    pub fn redirects_index_html(self) -> bool {
-        self == Host::CloudflarePages
-    }
-
     /// Whether a file of the output is the host's configuration, never served.
     pub fn is_config_file(self, rel: &str) -> bool {
         rel == "_headers" || rel == NGINX_CONF || rel.starts_with('.')

@@ -6,6 +6,7 @@
 //! in place.
 
 pub mod calendar;
+pub mod collect;
 pub mod compress;
 pub mod feed;
 pub mod headers;

@@ -4,9 +4,9 @@
 //! has no redirects of its own, a small page at the old address that sends the
 //! visitor on (`<meta http-equiv="refresh">`) and names the new one canonical.
 
+use crate::content::canonical_url;
 use crate::content::publishing::Moved;
-use crate::output::hosts::Host;
-use crate::render::canonical_url;
+use crate::content::settings::Host;
 
 /// The files that carry the redirects for `host` (nginx's go into `_nginx.conf`,
 /// see [`nginx`]). `head` is what every page's head carries on a host that sends

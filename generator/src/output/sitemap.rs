@@ -7,9 +7,9 @@
 
 use std::collections::HashMap;
 
+use crate::content::canonical_url;
 use crate::content::values::Date;
 use crate::content::Page;
-use crate::render::canonical_url;
 
 /// One page of the sitemap: its address, and when it last changed.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::bundle::Bundle;
-use crate::content::{Content, Page};
+use crate::content::{canonical_url, Content, Page};
 use crate::diagnostics::Diagnostic;
 use crate::output::weight::{Weigher, Weight};
 use crate::output::Staging;
@@ -465,9 +465,4 @@ impl Renderer {
         }
         d
     }
-}
-
-/// `https://example.com` + `/about/` → `https://example.com/about/`.
-pub fn canonical_url(base_url: &str, route: &str) -> String {
-    format!("{}{}", base_url.trim_end_matches('/'), route)
 }

@@ -5,8 +5,8 @@
 
 use serde_json::{json, Value};
 
-use super::canonical_url;
 use super::text::script_safe_json;
+use crate::content::canonical_url;
 use crate::content::entries::{Event, Job, Place, SalaryUnit};
 use crate::content::{Page, SiteConfig};
 

@@ -16,8 +16,8 @@ use axum::response::{IntoResponse, Response};
 
 use crate::conditional::etag_matches;
 use crate::content::publishing::Moved;
+use crate::content::settings::Host;
 use crate::output::headers::{self, Rule};
-use crate::output::hosts::Host;
 use crate::serve::live;
 
 /// Compressed bodies by (ETag, encoding), so each version is compressed once.

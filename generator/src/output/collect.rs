@@ -1,0 +1,132 @@
+//! Every file of the output, gathered before any is written: `public/`, the
+//! bundle, the pictures pages made, the pages, the 404 page, and what the build
+//! generates from the content (robots.txt, sitemaps, feeds, calendars, the host's
+//! own files and redirects). A path claimed twice is an error naming both.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::bundle::Bundle;
+use crate::content::publishing::{Clock, CollectionKind, Filter, Moved};
+use crate::content::settings::Host;
+use crate::content::Content;
+use crate::output::headers::Rule;
+use crate::output::{self, compress, sitemap, Error, Files, Source};
+
+/// A rendered page as the write stage takes it.
+pub struct PageFile<'a> {
+    pub route: &'a str,
+    pub source: Source,
+    /// Files made for it (image variants, its social card): URL → file.
+    pub made: &'a [(String, PathBuf)],
+}
+
+/// What the site is built for.
+pub struct Site<'a> {
+    pub host: Host,
+    pub rules: &'a [Rule],
+    pub base_url: &'a str,
+    /// The policies a host without custom headers gets as `<meta>` tags.
+    pub head: &'a str,
+    /// `site serve` compresses as it serves: no twins are made for it.
+    pub serving: bool,
+}
+
+pub fn collect<'a>(
+    root: &Path,
+    content: &Content,
+    site: &Site,
+    bundle: &Bundle,
+    pages: impl IntoIterator<Item = PageFile<'a>>,
+    not_found: Option<(String, &'a [(String, PathBuf)])>,
+    moved: &[Moved],
+) -> Result<Files, Error> {
+    let pages: Vec<PageFile> = pages.into_iter().collect();
+    let mut files = Files::default();
+    files.add_tree(&root.join("public"), "public")?;
+    for (url, path) in bundle.files() {
+        let rel = url.trim_start_matches('/').to_string();
+        files.add(rel, Source::Immutable(path.clone()), "the bundle")?;
+    }
+    if site.host.serves_precompressed() && !site.serving {
+        compress::add_twins(
+            &mut files,
+            bundle.files(),
+            &root.join(".site").join("compressed"),
+        )?;
+    }
+    // Image variants and social cards, each once however many pages link it.
+    let made: BTreeMap<&String, &PathBuf> = pages
+        .iter()
+        .flat_map(|p| p.made.iter())
+        .chain(not_found.iter().flat_map(|(_, made)| made.iter()))
+        .map(|(url, file)| (url, file))
+        .collect();
+    for (url, file) in made {
+        let rel = url.trim_start_matches('/').to_string();
+        files.add(rel, Source::Immutable(file.clone()), "the image cache")?;
+    }
+    for page in pages {
+        let origin = format!("page {}", page.route);
+        files.add(output::route_file(page.route), page.source, &origin)?;
+    }
+    if let Some((html, _)) = not_found {
+        files.add(
+            "404.html".into(),
+            Source::Bytes(html.into_bytes()),
+            "templates/404.html",
+        )?;
+    }
+    for (name, text) in generated(content, site, moved) {
+        files.add(name, Source::Bytes(text.into_bytes()), "the generator")?;
+    }
+    Ok(files)
+}
+
+/// The files the build writes from the content alone.
+fn generated(content: &Content, site: &Site, moved: &[Moved]) -> Vec<(String, String)> {
+    let base_url = site.base_url;
+    let mut generated = vec![("robots.txt".to_string(), sitemap::robots(base_url))];
+    generated.extend(
+        site.host
+            .config_files(site.rules, moved)
+            .into_iter()
+            .map(|(name, text)| (name.to_string(), text)),
+    );
+    generated.extend(sitemap::sitemap(base_url, &content.pages));
+    // A feed for each collection of articles, and one for each of its categories.
+    generated.extend(
+        content
+            .listings
+            .lists
+            .iter()
+            .filter(|l| l.kind == CollectionKind::Articles)
+            .filter_map(|l| match &l.filter {
+                Filter::All => Some((l, None)),
+                Filter::Category(c) => Some((l, Some(c.as_str()))),
+                _ => None,
+            })
+            .map(|(l, category)| {
+                output::feed::feed(
+                    &content.config,
+                    base_url,
+                    &content.pages,
+                    &l.collection,
+                    category,
+                )
+            }),
+    );
+    let built = Clock::of(&content.config.timezone)
+        .now
+        .with_timezone(&chrono::Utc);
+    generated.extend(output::calendar::files(
+        &content.config,
+        base_url,
+        &content.pages,
+        built,
+    ));
+    generated.extend(output::redirects::files(
+        site.host, moved, base_url, site.head,
+    ));
+    generated
+}
