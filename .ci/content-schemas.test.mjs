@@ -21,6 +21,7 @@ const validators = {
   article: schema("article"),
   event: schema("event"),
   job: schema("job"),
+  strings: schema("strings"),
 };
 
 function files(dir) {
@@ -51,6 +52,8 @@ function problems(rel, text, inCollections) {
   try {
     if (rel === "site.yaml") {
       [data, kind] = [parse(text), "site"];
+    } else if (rel.startsWith("strings/")) {
+      [data, kind] = [parse(text), "strings"];
     } else if (rel.endsWith(".yaml") || rel.endsWith(".yml")) {
       [data, kind] = [parse(text), "page"];
     } else if (rel.endsWith(".md")) {

@@ -9,7 +9,7 @@ import {
   checkAttachment,
   EMPTY_FIELDS,
   fieldsFromForm,
-  MESSAGES,
+  toastMessages,
   SEND_DELAY_MS,
   subjectFromQuery,
   validate,
@@ -58,7 +58,8 @@ function Field(props: { id: string; label: string; required?: boolean; error?: s
  * delivery delay it is written to the console. With `"supabase"` it is inserted
  * into the project's `contact_messages` table, and written to the console too.
  */
-export default function ContactForm({ storage, messages }: ContactFormProps) {
+export default function ContactForm({ storage, messages, words, toastWords, privacyHref, locale }: ContactFormProps) {
+  const toasts = toastMessages(toastWords);
   const [ready, setReady] = useState(false);
   const [fields, setFields] = useState<Fields>(EMPTY_FIELDS);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -116,7 +117,7 @@ export default function ContactForm({ storage, messages }: ContactFormProps) {
   const choose = (chosen: File) => {
     const problem = checkAttachment(chosen);
     if (problem) {
-      const message = problem === "too-large" ? MESSAGES.fileTooLarge : MESSAGES.invalidType;
+      const message = problem === "too-large" ? toasts.fileTooLarge : toasts.invalidType;
       showToast({ ...message, variant: "destructive" });
       clearFile();
       return;
@@ -133,7 +134,7 @@ export default function ContactForm({ storage, messages }: ContactFormProps) {
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (status === "submitting") return;
-    const found = validate(fields);
+    const found = validate(fields, words, locale);
     setErrors(found);
     const first = ORDER.find((key) => found[key]);
     if (first) {
@@ -142,8 +143,8 @@ export default function ContactForm({ storage, messages }: ContactFormProps) {
     }
     setStatus("submitting");
     const fail = (error: unknown) => {
-      const message = error instanceof Error && error.message ? error.message : MESSAGES.failed.fallback;
-      showToast({ title: MESSAGES.failed.title, description: message, variant: "destructive" });
+      const message = error instanceof Error && error.message ? error.message : toasts.failed.fallback;
+      showToast({ title: toasts.failed.title, description: message, variant: "destructive" });
       setStatus("editing");
     };
     let attachment: { key: string; url: string } | null = null;
@@ -178,7 +179,7 @@ export default function ContactForm({ storage, messages }: ContactFormProps) {
       await wait(SEND_DELAY_MS);
     }
     console.log(`Contact form submission: ${JSON.stringify({ ...fields, attachmentUrl: attachment?.url ?? null })}`);
-    showToast(MESSAGES.sent);
+    showToast(toasts.sent);
     setFields(EMPTY_FIELDS);
     clearFile();
     setStatus("sent");
@@ -188,10 +189,10 @@ export default function ContactForm({ storage, messages }: ContactFormProps) {
     return (
       <div className="form-sent" role="status">
         <CircleCheck aria-hidden="true" size={48} className="form-sent__icon" />
-        <h3 className="form-sent__title">Message Sent Successfully!</h3>
-        <p>Thank you for reaching out. One of our representatives will contact you shortly.</p>
+        <h3 className="form-sent__title">{words.sent_title}</h3>
+        <p>{words.sent_text}</p>
         <button type="button" className="button button--primary" onClick={() => setStatus("editing")}>
-          Send Another Message
+          {words.send_another}
         </button>
       </div>
     );
@@ -199,35 +200,35 @@ export default function ContactForm({ storage, messages }: ContactFormProps) {
 
   const submitting = status === "submitting";
   return (
-    <form ref={form} className="contact-form" noValidate onSubmit={onSubmit} aria-label="Send us a message">
+    <form ref={form} className="contact-form" noValidate onSubmit={onSubmit} aria-label={words.label}>
       <div className="form-grid">
-        <Field id="contact-name" label="Full Name" required error={errors.name}>
+        <Field id="contact-name" label={words.name} required error={errors.name}>
           <input id="contact-name" name="name" type="text" autoComplete="name" required value={fields.name} onChange={set("name")} aria-invalid={!!errors.name} aria-describedby={describedBy("contact-name", "name")} />
         </Field>
-        <Field id="contact-email" label="Email Address" required error={errors.email}>
+        <Field id="contact-email" label={words.email} required error={errors.email}>
           <input id="contact-email" name="email" type="email" autoComplete="email" required value={fields.email} onChange={set("email")} aria-invalid={!!errors.email} aria-describedby={describedBy("contact-email", "email")} />
         </Field>
-        <Field id="contact-phone" label="Phone Number" error={errors.phone}>
+        <Field id="contact-phone" label={words.phone} error={errors.phone}>
           <input id="contact-phone" name="phone" type="tel" autoComplete="tel" value={fields.phone} onChange={set("phone")} aria-invalid={!!errors.phone} aria-describedby={describedBy("contact-phone", "phone")} />
         </Field>
-        <Field id="contact-company" label="Company Name" error={errors.company}>
+        <Field id="contact-company" label={words.company} error={errors.company}>
           <input id="contact-company" name="company" type="text" autoComplete="organization" value={fields.company} onChange={set("company")} aria-invalid={!!errors.company} aria-describedby={describedBy("contact-company", "company")} />
         </Field>
       </div>
-      <Field id="contact-subject" label="Subject" required error={errors.subject}>
+      <Field id="contact-subject" label={words.subject} required error={errors.subject}>
         <input id="contact-subject" name="subject" type="text" required value={fields.subject} onChange={set("subject")} aria-invalid={!!errors.subject} aria-describedby={describedBy("contact-subject", "subject")} />
       </Field>
-      <Field id="contact-message" label="Message" required error={errors.message}>
+      <Field id="contact-message" label={words.message} required error={errors.message}>
         <textarea id="contact-message" name="message" rows={6} required value={fields.message} onChange={set("message")} aria-invalid={!!errors.message} aria-describedby={describedBy("contact-message", "message")} />
       </Field>
-      <Field id="contact-attachment" label="Image Attachment (Optional, JPG/PNG/GIF, max 5MB)">
+      <Field id="contact-attachment" label={words.attachment}>
         <input ref={fileInput} id="contact-attachment" name="attachment" type="file" accept="image/jpeg,image/png,image/gif" onChange={onFile} />
         {file && (
           <p className="attachment">
             <Paperclip aria-hidden="true" size={16} />
             <span className="attachment__name">{file.name}</span>
             <span className="attachment__size">({formatSize(file.size)})</span>
-            <button type="button" className="attachment__remove" onClick={clearFile} aria-label={`Remove ${file.name}`}>
+            <button type="button" className="attachment__remove" onClick={clearFile} aria-label={words.remove?.replace("{name}", file.name)}>
               <X aria-hidden="true" size={16} />
             </button>
           </p>
@@ -237,14 +238,17 @@ export default function ContactForm({ storage, messages }: ContactFormProps) {
         // The honeypot: people never see or reach it; scripts that fill every
         // field do, and the table refuses their message.
         <div className="contact-form__trap" aria-hidden="true">
-          <label htmlFor="contact-website">Leave this field empty</label>
+          <label htmlFor="contact-website">{words.trap}</label>
           <input id="contact-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
         </div>
       )}
       <div className={errors.agree ? "field field--check field--invalid" : "field field--check"}>
         <input id="contact-agree" name="agree" type="checkbox" required checked={fields.agree} onChange={set("agree")} aria-invalid={!!errors.agree} aria-describedby={errors.agree ? "contact-agree-error" : undefined} />
         <label htmlFor="contact-agree">
-          I agree to the <a href="/privacy-policy/">Privacy Policy</a> and consent to being contacted<span aria-hidden="true"> *</span>
+          {words.agree_before}
+          <a href={privacyHref}>{words.privacy_policy}</a>
+          {words.agree_after}
+          <span aria-hidden="true"> *</span>
         </label>
         {errors.agree && (
           <p id="contact-agree-error" className="field__error">
@@ -255,11 +259,11 @@ export default function ContactForm({ storage, messages }: ContactFormProps) {
       <button type="submit" className="button button--primary contact-form__submit" disabled={!ready || submitting}>
         {submitting ? (
           <>
-            <LoaderCircle aria-hidden="true" size={18} className="spinner" /> Sending...
+            <LoaderCircle aria-hidden="true" size={18} className="spinner" /> {words.sending}
           </>
         ) : (
           <>
-            <Send aria-hidden="true" size={18} /> Send Message
+            <Send aria-hidden="true" size={18} /> {words.send}
           </>
         )}
       </button>

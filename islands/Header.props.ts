@@ -13,6 +13,31 @@ export const props = z.strictObject({
   cta: link,
   /** The search button: its name, and where it leads before the header hydrates. */
   search: link,
+  /** The language switcher: this page in each language (or that language's home). */
+  languages: z.strictObject({
+    label: z.string(),
+    current: z.string(),
+    links: z.array(
+      z.strictObject({
+        code: z.string(),
+        name: z.string(),
+        dir: z.enum(["ltr", "rtl"]),
+        href: z.string(),
+        current: z.boolean(),
+        translated: z.boolean(),
+      }),
+    ),
+  }),
+  /** The header's own words in the page's language (`header.*` of the strings). */
+  words: z.strictObject({
+    main: z.string(),
+    menu: z.string(),
+    search: z.string(),
+    language: z.string(),
+    languages: z.string(),
+  }),
+  /** The search dialog's words (`search.*`). */
+  searchWords: z.record(z.string(), z.string()),
 });
 
 export type HeaderProps = z.infer<typeof props>;

@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { ComponentType, ReactNode } from "react";
 // One module per icon: the package's index would make esbuild read all of them.
+import Globe from "lucide-react/icons/globe";
 import Menu from "lucide-react/icons/menu";
 import Search from "lucide-react/icons/search";
 import X from "lucide-react/icons/x";
@@ -14,6 +15,7 @@ type SearchDialogProps = {
   opener: HTMLElement | null;
   /** What the visitor typed while the dialog's code loaded. */
   typed: string;
+  words: Record<string, string>;
 };
 
 const MENU_ID = "site-menu";
@@ -32,7 +34,7 @@ const MENU_ID = "site-menu";
  * must announce: it opens no page), as do `/` and Ctrl-K or ⌘-K. The dialog's
  * code is fetched on the first opening.
  */
-export default function Header({ brand, links, active, cta, search }: HeaderProps) {
+export default function Header({ brand, links, active, cta, search, languages, words, searchWords }: HeaderProps) {
   const [ready, setReady] = useState(false);
   const [scrollY, setScrollY] = useState(0);
   const [open, setOpen] = useState(false);
@@ -170,11 +172,12 @@ export default function Header({ brand, links, active, cta, search }: HeaderProp
         <a className="site-header__brand" href={brand.href}>
           {brand.label}
         </a>
-        <nav className="site-header__nav" aria-label="Main">
+        <nav className="site-header__nav" aria-label={words.main}>
           <ul>{items(false)}</ul>
         </nav>
         <div className="site-header__actions">
           {searchControl("icon-button site-header__search", search.label, <Search aria-hidden="true" size={20} />)}
+          {languages.links.length > 1 && <LanguageSwitcher {...languages} words={words} />}
           <a className="button button--primary site-header__cta" href={cta.href}>
             {cta.label}
           </a>
@@ -184,11 +187,11 @@ export default function Header({ brand, links, active, cta, search }: HeaderProp
             open={open}
             onToggle={(event) => setOpen(event.currentTarget.open)}
           >
-            <summary ref={toggle} className="icon-button site-header__toggle" aria-label="Menu" aria-controls={MENU_ID}>
+            <summary ref={toggle} className="icon-button site-header__toggle" aria-label={words.menu} aria-controls={MENU_ID}>
               <Menu aria-hidden="true" size={22} className="site-header__icon-open" />
               <X aria-hidden="true" size={22} className="site-header__icon-close" />
             </summary>
-            <nav id={MENU_ID} className="site-header__panel" aria-label="Main">
+            <nav id={MENU_ID} className="site-header__panel" aria-label={words.main}>
               <ul>{items(true)}</ul>
               {searchControl(
                 "site-header__panel-search",
@@ -205,7 +208,46 @@ export default function Header({ brand, links, active, cta, search }: HeaderProp
           </details>
         </div>
       </div>
-      {SearchDialog && <SearchDialog open={searching} onOpenChange={setSearching} opener={opener.current} typed={typed.current} />}
+      {SearchDialog && (
+        <SearchDialog open={searching} onOpenChange={setSearching} opener={opener.current} typed={typed.current} words={searchWords} />
+      )}
     </header>
+  );
+}
+
+/**
+ * The language switcher: a disclosure (it opens without JavaScript) of real
+ * links, each to this page in that language, or to that language's home where
+ * the page is not translated. Each name is marked with its language, so a
+ * screen reader says it in that language, and `hreflang` tells where it leads.
+ */
+function LanguageSwitcher({ label, current, links, words }: HeaderProps["languages"] & { words: HeaderProps["words"] }) {
+  const here = links.find((link) => link.current);
+  return (
+    <details className="language-switcher">
+      <summary className="icon-button language-switcher__toggle" aria-label={words.languages.replace("{name}", here?.name ?? current)}>
+        <Globe aria-hidden="true" size={20} />
+        <span className="language-switcher__code" aria-hidden="true">
+          {current.toUpperCase()}
+        </span>
+      </summary>
+      <nav className="language-switcher__panel" aria-label={label}>
+        <ul>
+          {links.map((link) => (
+            <li key={link.code}>
+              <a
+                href={link.href}
+                hrefLang={link.code}
+                lang={link.code}
+                dir={link.dir}
+                aria-current={link.current ? "true" : undefined}
+              >
+                {link.name}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </details>
   );
 }

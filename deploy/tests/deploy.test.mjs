@@ -89,6 +89,15 @@ async function crawlStepPasses(t, job, workspace, published, start) {
     // Every page of the build's sitemap.
     const pages = (await sitemapPagesIn(path.join(workspace, "dist"))).length;
     assert.match(crawl.stdout, new RegExp(`Crawled ${pages} pages and \\d+ internal URLs .*: every one answered as it should`));
+    // The German and Arabic sites are in the crawl (their pages are in the
+    // sitemap), and each home answers in its own language whatever the browser asks.
+    const crawled = await sitemapPagesIn(path.join(workspace, "dist"));
+    for (const [home, lang] of [["/de/", "de"], ["/ar/", "ar"]]) {
+      assert.ok(crawled.some((url) => new URL(url).pathname === home), `${home} is in the sitemap the crawl follows`);
+      const response = await fetch(served.url + home, { redirect: "manual", headers: { "accept-language": "en-US,en;q=0.9" } });
+      assert.equal(response.status, 200, home);
+      assert.match(await response.text(), new RegExp(`<html lang="${lang}"`), home);
+    }
   } finally {
     await served.stop();
     rmSync(published, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 //! Checks a built site the way a careful reviewer would: every internal link and
 //! `#fragment` resolves, no placeholder links, links that open a new tab do so
-//! safely, every image has alt text and a size, and every page has one `h1`, a
-//! title and a description.
+//! safely, every image has alt text and a size, every page has one `h1`, a
+//! title and a description, and the translations a page names (`hreflang`)
+//! exist and name it back.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
@@ -48,6 +49,11 @@ struct Page {
     articles_without_heading: Vec<String>,
     title: String,
     description: Option<String>,
+    /// `<html lang>`.
+    lang: String,
+    canonical: Option<String>,
+    /// `<link rel="alternate" hreflang>`: (hreflang, URL).
+    alternates: Vec<(String, String)>,
 }
 
 #[derive(Debug)]
@@ -159,6 +165,12 @@ pub fn check(out: &Path) -> Result<Summary, Error> {
             }
         }
     }
+    check_alternates(&pages, &mut |page: &str, message: String| {
+        summary.findings.push(Finding {
+            page: page.to_string(),
+            message,
+        })
+    });
     summary.findings.sort();
     summary.findings.dedup();
     Ok(summary)
@@ -177,6 +189,9 @@ struct Selectors {
     headings: Selector,
     title: Selector,
     description: Selector,
+    html: Selector,
+    canonical: Selector,
+    alternates: Selector,
 }
 
 impl Selectors {
@@ -193,6 +208,9 @@ impl Selectors {
             headings: s("h1, h2, h3, h4, h5, h6")?,
             title: s("head > title")?,
             description: s(r#"meta[name="description"]"#)?,
+            html: s("html")?,
+            canonical: s(r#"link[rel="canonical"]"#)?,
+            alternates: s(r#"link[rel="alternate"][hreflang]"#)?,
         })
     }
 }
@@ -229,7 +247,8 @@ fn read_page(sel: &Selectors, text: &str) -> Page {
     for (selector, attr) in [(&sel.links, "href"), (&sel.scripts, "src")] {
         for el in doc.select(selector) {
             let rel = el.attr("rel").unwrap_or("");
-            if rel == "canonical" {
+            // Absolute addresses of this site; `hreflang` ones are checked below.
+            if rel == "canonical" || el.attr("hreflang").is_some() {
                 continue;
             }
             if let Some(v) = el.attr(attr) {
@@ -268,7 +287,145 @@ fn read_page(sel: &Selectors, text: &str) -> Page {
         .next()
         .and_then(|m| m.attr("content"))
         .map(|c| c.trim().to_string());
+    page.lang = doc
+        .select(&sel.html)
+        .next()
+        .and_then(|h| h.attr("lang"))
+        .unwrap_or("")
+        .to_string();
+    page.canonical = doc
+        .select(&sel.canonical)
+        .next()
+        .and_then(|l| l.attr("href"))
+        .map(str::to_string);
+    page.alternates = doc
+        .select(&sel.alternates)
+        .filter_map(|l| Some((l.attr("hreflang")?.to_string(), l.attr("href")?.to_string())))
+        .collect();
     page
+}
+
+/// How far each language but the default is translated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Coverage {
+    pub code: String,
+    pub name: String,
+    /// Pages of the default language with a translation into it.
+    pub translated: usize,
+    /// Pages of the default language without one.
+    pub missing: Vec<String>,
+    /// Its strings file, and the keys it lacks.
+    pub strings_file: String,
+    pub missing_strings: Vec<String>,
+}
+
+/// Each language's coverage, from the site's content; `None` when the content
+/// does not load (`site build` says why).
+pub fn coverage(root: &Path) -> Option<Vec<Coverage>> {
+    let content = crate::content::load(root).ok()?;
+    let languages = content.languages();
+    let default = languages.default_language().code().to_string();
+    let originals: Vec<&crate::content::Page> = content
+        .pages
+        .iter()
+        .filter(|p| p.lang == default)
+        .map(|p| p.as_ref())
+        .collect();
+    Some(
+        languages.all[1..]
+            .iter()
+            .map(|l| {
+                let done: HashSet<&str> = content
+                    .pages
+                    .iter()
+                    .filter(|p| p.lang == l.code())
+                    .map(|p| p.translation_key.as_str())
+                    .collect();
+                let (translated, missing): (
+                    Vec<&&crate::content::Page>,
+                    Vec<&&crate::content::Page>,
+                ) = originals
+                    .iter()
+                    .partition(|p| done.contains(p.route.as_str()));
+                Coverage {
+                    code: l.code().to_string(),
+                    name: l.name.clone(),
+                    translated: translated.len(),
+                    missing: missing.iter().map(|p| p.route.clone()).collect(),
+                    strings_file: format!("content/strings/{}.yaml", l.code()),
+                    missing_strings: content
+                        .missing_strings
+                        .get(l.code())
+                        .cloned()
+                        .unwrap_or_default(),
+                }
+            })
+            .collect(),
+    )
+}
+
+/// Every page's translations lead to pages that name it back, in its own
+/// language, and name themselves (Google ignores alternates that are not
+/// reciprocal).
+fn check_alternates(pages: &BTreeMap<String, Page>, found: &mut impl FnMut(&str, String)) {
+    let by_url: std::collections::HashMap<&str, &Page> = pages
+        .values()
+        .filter_map(|p| Some((p.canonical.as_deref()?, p)))
+        .collect();
+    for (addr, page) in pages.iter().filter(|(_, p)| !p.alternates.is_empty()) {
+        let Some(own) = page.canonical.as_deref() else {
+            found(
+                addr,
+                "names translations (hreflang) but has no canonical address".into(),
+            );
+            continue;
+        };
+        if !page
+            .alternates
+            .iter()
+            .any(|(l, u)| *l == page.lang && u == own)
+        {
+            found(
+                addr,
+                format!(
+                    "its hreflang alternates do not name the page itself (hreflang=\"{}\" {own})",
+                    page.lang
+                ),
+            );
+        }
+        if !page.alternates.iter().any(|(l, _)| l == "x-default") {
+            found(addr, "its hreflang alternates have no x-default".into());
+        }
+        for (lang, url) in page.alternates.iter().filter(|(l, _)| l != "x-default") {
+            match by_url.get(url.as_str()) {
+                None => found(
+                    addr,
+                    format!("the hreflang=\"{lang}\" alternate {url} is no page of this build"),
+                ),
+                Some(other) if other.lang != *lang => found(
+                    addr,
+                    format!(
+                        "the hreflang=\"{lang}\" alternate {url} is in `{}`",
+                        other.lang
+                    ),
+                ),
+                Some(other)
+                    if !other
+                        .alternates
+                        .iter()
+                        .any(|(l, u)| *l == page.lang && u == own) =>
+                {
+                    found(
+                        addr,
+                        format!(
+                            "the hreflang=\"{lang}\" alternate {url} does not name this page back"
+                        ),
+                    )
+                }
+                Some(_) => {}
+            }
+        }
+    }
 }
 
 fn check_page(page: &Page, found: &mut impl FnMut(String)) {
@@ -570,5 +727,52 @@ mod tests {
         assert_eq!(address("index.html"), "/");
         assert_eq!(address("about/index.html"), "/about/");
         assert_eq!(address("404.html"), "/404.html");
+    }
+
+    #[test]
+    fn translations_must_name_each_other() {
+        let page = |lang: &str, url: &str, alternates: &[(&str, &str)]| {
+            format!(
+                "<html lang=\"{lang}\"><head><title>T</title><meta name=\"description\" content=\"d\"><link rel=\"canonical\" href=\"{url}\">{}</head><body><h1>T</h1></body></html>",
+                alternates
+                    .iter()
+                    .map(|(l, u)| format!("<link rel=\"alternate\" hreflang=\"{l}\" href=\"{u}\">"))
+                    .collect::<String>()
+            )
+        };
+        let both = [
+            ("en", "https://x.example/a/"),
+            ("de", "https://x.example/de/a/"),
+            ("x-default", "https://x.example/a/"),
+        ];
+        let mut pages = BTreeMap::new();
+        let sel = selectors();
+        pages.insert(
+            "/a/".to_string(),
+            read_page(sel, &page("en", "https://x.example/a/", &both)),
+        );
+        pages.insert(
+            "/de/a/".to_string(),
+            read_page(sel, &page("de", "https://x.example/de/a/", &both)),
+        );
+        let mut findings = Vec::new();
+        check_alternates(&pages, &mut |p: &str, m: String| {
+            findings.push(format!("{p}: {m}"))
+        });
+        assert!(findings.is_empty(), "{findings:?}");
+        // The German page forgets the English one: the English page's alternate is not reciprocal.
+        pages.insert(
+            "/de/a/".to_string(),
+            read_page(sel, &page("de", "https://x.example/de/a/", &both[1..])),
+        );
+        check_alternates(&pages, &mut |p: &str, m: String| {
+            findings.push(format!("{p}: {m}"))
+        });
+        assert!(
+            findings
+                .iter()
+                .any(|f| f.starts_with("/a/: ") && f.contains("does not name this page back")),
+            "{findings:?}"
+        );
     }
 }

@@ -530,9 +530,25 @@ fn weigh(
         .iter()
         .filter_map(|p| Some((p.route.clone(), p.weight?)))
         .collect();
+    // A translation has the budget of the page it translates (`/de/contact/`
+    // that of `/contact`), reported at its own address.
+    let keys: std::collections::HashMap<&str, &str> = content
+        .pages
+        .iter()
+        .filter(|p| !p.translation_key.is_empty())
+        .map(|p| (p.route.as_str(), p.translation_key.as_str()))
+        .collect();
     let over: Vec<String> = weights
         .iter()
-        .flat_map(|(route, w)| weight::over_budget(route, *w, budgets))
+        .flat_map(|(route, w)| {
+            let key = keys.get(route.as_str()).copied().unwrap_or(route);
+            weight::over_budget(key, *w, budgets)
+                .into_iter()
+                .map(move |m| match key == route {
+                    true => m,
+                    false => m.replacen(key, route, 1),
+                })
+        })
         .collect();
     if options.strict_budgets && !over.is_empty() {
         return Err(over

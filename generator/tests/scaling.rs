@@ -228,6 +228,44 @@ fn the_build_is_linear_in_its_pages_and_in_the_size_of_a_page() {
         }
     }));
 
+    // Three languages: every post in English, German and Arabic, so every page
+    // names its two translations (`hreflang`, the switcher, the sitemap; the
+    // benchmark site's templates show them).
+    let languages = Scratch::new("languages");
+    copy_tree(&project().join("bench").join("site"), &languages.root);
+    let config = std::fs::read_to_string(languages.root.join("content/site.yaml")).unwrap();
+    languages.write(
+        "content/site.yaml",
+        &format!(
+            "{config}languages:\n{}{}{}",
+            "  - { code: en, name: English, date_format: \"%B %-d, %Y\" }\n",
+            "  - { code: de, name: Deutsch, date_format: \"%-d. %B %Y\" }\n",
+            "  - { code: ar, name: العربية, direction: rtl, date_format: \"%-d %B %Y\" }\n"
+        ),
+    );
+    let language_posts = languages.root.join("content/pages/posts");
+    problems.extend(check(
+        "a site in three languages",
+        "post in three languages",
+        300,
+        &languages,
+        |site, n| {
+            for entry in std::fs::read_dir(&language_posts).unwrap().flatten() {
+                if !entry.file_name().to_string_lossy().starts_with("index") {
+                    std::fs::remove_file(entry.path()).unwrap();
+                }
+            }
+            for i in 1..=n {
+                for suffix in ["", ".de", ".ar"] {
+                    site.write(
+                        &format!("content/pages/posts/p{i:05}{suffix}.md"),
+                        &post(i, n),
+                    );
+                }
+            }
+        },
+    ));
+
     // A collection: articles that each link to their neighbours, in a feed, and
     // its listing, cut into pages with numbered links.
     let news = Scratch::new("collection");
@@ -342,6 +380,16 @@ fn sitemap_writer() -> Vec<String> {
             .map(|i| Url {
                 loc: format!("https://www.example.com/posts/p{i:06}/"),
                 lastmod: Some(format!("2026-{:02}-{:02}", 1 + i % 12, 1 + i % 28)),
+                // Each post in three languages, as the site's translated pages are.
+                alternates: ["en", "de", "ar", "x-default"]
+                    .iter()
+                    .map(|l| {
+                        (
+                            l.to_string(),
+                            format!("https://www.example.com/{l}/posts/p{i:06}/"),
+                        )
+                    })
+                    .collect(),
             })
             .collect()
     };

@@ -1,5 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { parse } from "yaml";
 import {
   checkAttachment,
   EMPTY_FIELDS,
@@ -11,8 +13,23 @@ import {
   storageEndpoint,
   storageKey,
   subjectFromQuery,
-  validate,
+  validate as validateIn,
+  type Fields,
 } from "./contact.ts";
+
+// The site's own words: the form's messages as the English and German pages show them.
+const strings = (code: string) => parse(readFileSync(new URL(`../../content/strings/${code}.yaml`, import.meta.url), "utf8"));
+const english = strings("en").form;
+const validate = (fields: Fields) => validateIn(fields, english, "en");
+
+test("the messages are the page's language's", () => {
+  assert.equal(validate({ ...EMPTY_FIELDS, ...{ name: "" } }).name, "Please enter your full name.");
+  const long = { name: "Asha", email: "a@b.co", subject: "s", message: "m".repeat(MAX_LENGTH.message + 1), agree: true };
+  assert.equal(validate({ ...EMPTY_FIELDS, ...long }).message, "Please shorten your message to 5,000 characters or fewer.");
+  const german = { required_name: "Bitte geben Sie Ihren vollständigen Namen ein.", too_long: "Höchstens {max} Zeichen für {field}.", field_message: "Nachricht" };
+  assert.equal(validateIn({ ...EMPTY_FIELDS }, german, "de").name, german.required_name);
+  assert.equal(validateIn({ ...EMPTY_FIELDS, ...long }, german, "de").message, "Höchstens 5.000 Zeichen für Nachricht.");
+});
 
 const filled = {
   ...EMPTY_FIELDS,

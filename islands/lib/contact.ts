@@ -6,12 +6,22 @@ export const ACCEPTED_TYPES = ["image/jpeg", "image/png", "image/gif"] as const;
 export const SEND_DELAY_MS = 1500;
 export const CACHE_CONTROL_SECONDS = "3600";
 
-export const MESSAGES = {
-  fileTooLarge: { title: "File too large", description: "Please upload an image smaller than 5MB" },
-  invalidType: { title: "Invalid file type", description: "Please upload a JPG, PNG, or GIF image" },
-  failed: { title: "Submission Failed", fallback: "There was an issue. Please try again." },
-  sent: { title: "Message Sent", description: "Thank you for contacting us. We'll get back to you shortly." },
-} as const;
+/**
+ * The form's words in the page's language: the `form` section of
+ * content/strings/<code>.yaml (labels, validation messages), and the `toast`
+ * section (the toasts' titles and texts). The English ones are the spec's.
+ */
+export type Words = Record<string, string>;
+
+/** The toasts the form shows, in the page's language. */
+export function toastMessages(toast: Words) {
+  return {
+    fileTooLarge: { title: toast.too_large_title ?? "", description: toast.too_large_text ?? "" },
+    invalidType: { title: toast.invalid_type_title ?? "", description: toast.invalid_type_text ?? "" },
+    failed: { title: toast.failed_title ?? "", fallback: toast.failed_text ?? "" },
+    sent: { title: toast.sent_title ?? "", description: toast.sent_text ?? "" },
+  };
+}
 
 export type Fields = {
   name: string;
@@ -68,24 +78,28 @@ export const MAX_LENGTH = { name: 200, email: 254, phone: 50, company: 200, subj
 /** Characters as PostgreSQL counts them: code points, not UTF-16 units. */
 export const characters = (s: string) => Array.from(s).length;
 
-const tooLong = (key: keyof typeof MAX_LENGTH, label: string) =>
-  `Please shorten your ${label} to ${MAX_LENGTH[key].toLocaleString("en")} characters or fewer.`;
-
-/** What is missing or wrong, field by field; empty when the form can be sent. */
-export function validate(fields: Fields): FieldErrors {
+/**
+ * What is missing or wrong, field by field, in the words of the page's
+ * language (`locale` writes the numbers); empty when the form can be sent.
+ */
+export function validate(fields: Fields, words: Words, locale = "en"): FieldErrors {
   const errors: FieldErrors = {};
   const long = (key: keyof typeof MAX_LENGTH) => characters(fields[key].trim()) > MAX_LENGTH[key];
-  if (!fields.name.trim()) errors.name = "Please enter your full name.";
-  else if (long("name")) errors.name = tooLong("name", "name");
-  if (!fields.email.trim()) errors.email = "Please enter your email address.";
-  else if (long("email") || !EMAIL.test(fields.email.trim())) errors.email = "Please enter a valid email address, like name@company.com.";
-  if (long("phone")) errors.phone = tooLong("phone", "phone number");
-  if (long("company")) errors.company = tooLong("company", "company name");
-  if (!fields.subject.trim()) errors.subject = "Please enter a subject.";
-  else if (long("subject")) errors.subject = tooLong("subject", "subject");
-  if (!fields.message.trim()) errors.message = "Please enter your message.";
-  else if (long("message")) errors.message = tooLong("message", "message");
-  if (!fields.agree) errors.agree = "Please agree to the Privacy Policy so we can contact you.";
+  const tooLong = (key: keyof typeof MAX_LENGTH) =>
+    (words.too_long ?? "")
+      .replaceAll("{field}", words[`field_${key}`] ?? key)
+      .replaceAll("{max}", MAX_LENGTH[key].toLocaleString(locale));
+  if (!fields.name.trim()) errors.name = words.required_name;
+  else if (long("name")) errors.name = tooLong("name");
+  if (!fields.email.trim()) errors.email = words.required_email;
+  else if (long("email") || !EMAIL.test(fields.email.trim())) errors.email = words.invalid_email;
+  if (long("phone")) errors.phone = tooLong("phone");
+  if (long("company")) errors.company = tooLong("company");
+  if (!fields.subject.trim()) errors.subject = words.required_subject;
+  else if (long("subject")) errors.subject = tooLong("subject");
+  if (!fields.message.trim()) errors.message = words.required_message;
+  else if (long("message")) errors.message = tooLong("message");
+  if (!fields.agree) errors.agree = words.required_agree;
   return errors;
 }
 

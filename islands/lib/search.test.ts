@@ -33,10 +33,20 @@ test("arrow keys move from the field through the results and back, never past ei
 });
 
 test("the summary read out counts the pages found", () => {
-  assert.equal(resultsSummary("  ", 0), "");
-  assert.equal(resultsSummary("cyber", 0), "No pages found for “cyber”");
-  assert.equal(resultsSummary("cyber", 1), "1 page found for “cyber”");
-  assert.equal(resultsSummary(" cyber ", 4), "4 pages found for “cyber”");
+  const en = { none: "No pages found for “{query}”", "found.one": "{count} page found for “{query}”", "found.other": "{count} pages found for “{query}”" };
+  assert.equal(resultsSummary("  ", 0, en, "en"), "");
+  assert.equal(resultsSummary("cyber", 0, en, "en"), "No pages found for “cyber”");
+  assert.equal(resultsSummary("cyber", 1, en, "en"), "1 page found for “cyber”");
+  assert.equal(resultsSummary(" cyber ", 4, en, "en"), "4 pages found for “cyber”");
+});
+
+test("the count takes the language's plural form", () => {
+  const ar = { none: "لا نتائج", "found.one": "صفحة واحدة", "found.two": "صفحتان", "found.few": "{count} صفحات", "found.many": "{count} صفحة", "found.other": "{count} صفحة" };
+  assert.equal(resultsSummary("سحابة", 2, ar, "ar"), "صفحتان");
+  assert.equal(resultsSummary("سحابة", 3, ar, "ar-u-nu-latn"), "3 صفحات");
+  assert.equal(resultsSummary("سحابة", 11, ar, "ar-u-nu-latn"), "11 صفحة");
+  // A language without a form of its own for a count uses `other`.
+  assert.equal(resultsSummary("x", 2, { "found.other": "{count} Seiten" }, "de"), "2 Seiten");
 });
 
 const press = (key: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean }> = {}) => ({ key, ctrlKey: false, metaKey: false, altKey: false, ...mods });

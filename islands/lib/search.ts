@@ -51,10 +51,13 @@ export function nextFocus(current: number, key: string, count: number): number {
 }
 
 /** The words read out after a search: how many pages were found. */
-export function resultsSummary(query: string, count: number): string {
+export function resultsSummary(query: string, count: number, words: Record<string, string>, locale: string): string {
   if (query.trim() === "") return "";
-  if (count === 0) return `No pages found for “${query.trim()}”`;
-  return `${count} ${count === 1 ? "page" : "pages"} found for “${query.trim()}”`;
+  const fill = (text: string) => text.replaceAll("{query}", query.trim()).replaceAll("{count}", count.toLocaleString(locale));
+  if (count === 0) return fill(words.none ?? "");
+  // The language's own plural forms (Arabic has six), `other` for any it lacks.
+  const category = new Intl.PluralRules(locale).select(count);
+  return fill(words[`found.${category}`] ?? words["found.other"] ?? "");
 }
 
 /** The most characters kept of a query typed while the search's code loads. */

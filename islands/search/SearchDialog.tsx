@@ -13,6 +13,8 @@ type Props = {
   opener: HTMLElement | null;
   /** What the visitor typed while this dialog's code loaded: the field starts with it. */
   typed?: string;
+  /** Its words in the page's language (`search.*` of the strings). */
+  words: Record<string, string>;
 };
 
 /**
@@ -25,7 +27,8 @@ type Props = {
  * the site's Content Security Policy refuses; the overlay here is a plain one and
  * the page is held still by an attribute the stylesheet reads.
  */
-export default function SearchDialog({ open, onOpenChange, opener, typed = "" }: Props) {
+export default function SearchDialog({ open, onOpenChange, opener, typed = "", words }: Props) {
+  const locale = document.documentElement.lang || "en";
   const [query, setQuery] = useState(typed);
   // The results and the query they answer, which the field may have moved past.
   const [answer, setAnswer] = useState<{ query: string; results: Found[] }>({ query: "", results: [] });
@@ -67,10 +70,10 @@ export default function SearchDialog({ open, onOpenChange, opener, typed = "" }:
   };
 
   const summary = failed
-    ? "Search is not available right now. Please try again."
+    ? words.unavailable
     : answer.query === query
-      ? resultsSummary(query, results.length)
-      : "Searching…";
+      ? resultsSummary(query, results.length, words, locale)
+      : words.searching;
 
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
@@ -94,13 +97,13 @@ export default function SearchDialog({ open, onOpenChange, opener, typed = "" }:
         >
           <div className="search-dialog__bar">
             <SearchIcon aria-hidden="true" size={20} className="search-dialog__icon" />
-            <Dialog.Title className="visually-hidden">Search the site</Dialog.Title>
+            <Dialog.Title className="visually-hidden">{words.title}</Dialog.Title>
             <input
               ref={field}
               className="search-dialog__field"
               type="search"
-              aria-label="Search the site"
-              placeholder="Search pages, services, insights…"
+              aria-label={words.title}
+              placeholder={words.placeholder}
               autoComplete="off"
               spellCheck={false}
               value={query}
@@ -116,10 +119,10 @@ export default function SearchDialog({ open, onOpenChange, opener, typed = "" }:
                   field.current?.focus();
                 }}
               >
-                Clear
+                {words.clear}
               </button>
             )}
-            <Dialog.Close className="icon-button search-dialog__close" aria-label="Close search">
+            <Dialog.Close className="icon-button search-dialog__close" aria-label={words.close}>
               <X aria-hidden="true" size={20} />
             </Dialog.Close>
           </div>
@@ -127,7 +130,7 @@ export default function SearchDialog({ open, onOpenChange, opener, typed = "" }:
             {summary}
           </p>
           {results.length > 0 && (
-            <ul className="search-dialog__results" aria-label="Results">
+            <ul className="search-dialog__results" aria-label={words.results}>
               {results.map((result, i) => (
                 <li key={result.url}>
                   <a

@@ -22,6 +22,22 @@ pub fn run(args: &CheckArgs) -> bool {
         }
         println!("  {}. {}", i + 1, f.message);
     }
+    // How far each language is translated: pages, and the words outside them.
+    for c in check::coverage(&args.root).unwrap_or_default() {
+        let total = c.translated + c.missing.len();
+        println!(
+            "{} ({}): {} of {total} pages translated, {} missing; {} strings missing in {}",
+            c.name,
+            c.code,
+            c.translated,
+            c.missing.len(),
+            c.missing_strings.len(),
+            c.strings_file
+        );
+        for key in &c.missing_strings {
+            println!("  {}: missing `{key}`", c.strings_file);
+        }
+    }
     let n = summary.findings.len();
     println!(
         "Checked {} pages, {} links and {} images in {}: {}",

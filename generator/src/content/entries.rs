@@ -7,7 +7,7 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 use super::publishing::TimeZone;
-use super::values::{Date, DateTime, Href, ImageSrc, Layout, SitePath};
+use super::values::{Date, DateTime, Href, ImageSrc, Layout, SitePath, TranslationOf};
 
 /// The front matter of an event: a Markdown page in a collection of kind
 /// `events`, such as `content/pages/events/`.
@@ -47,6 +47,11 @@ pub struct EventMatter {
     /// Old addresses of this page, each redirected here, e.g. `[/events/old-name/]`.
     #[serde(default)]
     pub aliases: Vec<SitePath>,
+    /// In a translation (`about.de.yaml`) whose name differs from the page it
+    /// translates: that page's address in the default language, e.g. `/about/`.
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub translation_of: Option<TranslationOf>,
     /// A file in templates/layouts/. Default: `event`.
     #[serde(default)]
     pub layout: Option<Layout>,
@@ -171,6 +176,11 @@ pub struct JobMatter {
     /// Old addresses of this page, each redirected here.
     #[serde(default)]
     pub aliases: Vec<SitePath>,
+    /// In a translation (`about.de.yaml`) whose name differs from the page it
+    /// translates: that page's address in the default language, e.g. `/about/`.
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub translation_of: Option<TranslationOf>,
     /// A file in templates/layouts/. Default: `job`.
     #[serde(default)]
     pub layout: Option<Layout>,

@@ -157,12 +157,17 @@ pub fn publish(
         .format("%Y-%m-%dT%H:%M:%SZ")
         .to_string();
     let mut lists = Vec::new();
+    // Listings are of the default language's entries; a translated entry is
+    // reached from its original's language switcher and its language's feed.
+    let default = content.languages().default_language().code().to_string();
     for collection in &content.config.collections {
         let entries: Vec<&Page> = content
             .pages
             .iter()
             .map(|p| p.as_ref())
-            .filter(|p| p.collection() == Some(collection.name.as_str()) && shown(p))
+            .filter(|p| {
+                p.collection() == Some(collection.name.as_str()) && shown(p) && p.lang == default
+            })
             .collect();
         lists.extend(lists_of(collection, entries, &now));
     }
@@ -203,7 +208,10 @@ pub fn publish(
             let index = routes
                 .get(&format!("/{}/", list.collection))
                 .map(|&at| content.pages[at].as_ref());
-            let page = listing_page(index, list, n, &route);
+            let mut page = listing_page(index, list, n, &route);
+            if page.lang.is_empty() {
+                page.lang = default.clone();
+            }
             let page = match made.remove(&route) {
                 Some(before) if same(&before, &page) => before,
                 _ => Arc::new(page),
@@ -371,6 +379,8 @@ fn listing_page(index: Option<&Page>, list: &List, n: usize, route: &str) -> Pag
         title,
         description,
         layout: "listing".into(),
+        lang: index.map_or_else(String::new, |p| p.lang.clone()),
+        translation_key: route.to_string(),
         ..Page::default()
     }
 }

@@ -5,6 +5,7 @@ pub mod blocks;
 pub mod entries;
 pub mod folders;
 pub mod highlight;
+pub mod languages;
 pub mod listings;
 pub mod markdown;
 pub mod page;
@@ -41,6 +42,16 @@ pub struct Content {
     pub pages: Vec<Arc<Page>>,
     /// Each collection's listings, made by the publish step.
     pub listings: Arc<listings::Listings>,
+    /// The words that belong to no page, per language.
+    pub strings: languages::Strings,
+    /// Per language but the default, the keys of its strings it lacks.
+    pub missing_strings: std::collections::BTreeMap<String, Vec<String>>,
+}
+
+impl Content {
+    pub fn languages(&self) -> languages::Languages {
+        languages::Languages::new(&self.config.languages)
+    }
 }
 
 /// What identifies a version of a file without reading it: its size, change
@@ -105,6 +116,8 @@ pub struct Reading {
     pub highlight_code: bool,
     /// The build's day in the site's zone: what is dated after it is held back.
     pub today: chrono::NaiveDate,
+    /// The site's languages: a file's name may end in one's code (`about.de.yaml`).
+    pub languages: Vec<languages::Language>,
 }
 
 impl Reading {
@@ -115,6 +128,7 @@ impl Reading {
             offices: config.offices.iter().map(|o| o.city.clone()).collect(),
             highlight_code: config.highlight_code,
             today: publishing::Clock::of(&config.timezone).today(),
+            languages: config.languages.clone(),
         }
     }
 
@@ -125,7 +139,14 @@ impl Reading {
         let timezone: publishing::TimeZone = site_yaml_section(root, "timezone");
         let offices: Vec<publishing::Office> = site_yaml_section(root, "offices");
         let highlight: Option<bool> = site_yaml_section(root, "highlight_code");
+        // Each language that reads, though others (or the rest) do not.
+        let text = std::fs::read_to_string(root.join("content").join("site.yaml")).ok();
+        let languages = text
+            .and_then(|t| yaml::parse(&t).ok())
+            .map(|node| languages::read_list(&node).0)
+            .unwrap_or_default();
         Reading {
+            languages,
             collections: site_yaml_section(root, "collections"),
             offices: offices.into_iter().map(|o| o.city).collect(),
             highlight_code: highlight.unwrap_or(true),
@@ -234,14 +255,27 @@ pub fn load_cached(root: &Path, cache: &mut Cache) -> Result<Content, Failure> {
         }
     }
 
+    // The words of each language, once site.yaml says which there are.
+    let mut strings = languages::StringsRead::default();
+    if let Some(config) = &config {
+        let languages = languages::Languages::new(&config.config.languages);
+        strings = languages::read_strings(root, &languages, &config.config.labels());
+        diagnostics.append(&mut strings.errors);
+    }
+
     match config {
-        Some(config) if diagnostics.is_empty() => Ok(Content {
-            config: config.config,
-            config_references: config.references,
-            config_warnings: config.warnings,
-            pages,
-            listings: Default::default(),
-        }),
+        Some(mut config) if diagnostics.is_empty() => {
+            config.warnings.extend(strings.warnings);
+            Ok(Content {
+                config: config.config,
+                config_references: config.references,
+                config_warnings: config.warnings,
+                pages,
+                listings: Default::default(),
+                strings: strings.strings,
+                missing_strings: strings.missing,
+            })
+        }
         _ => Err(Failure {
             diagnostics,
             unloaded: failed,
@@ -297,6 +331,11 @@ fn load_config(root: &Path) -> Result<Config, Vec<Diagnostic>> {
     let file = relative(&path, root);
     let text: Arc<str> = read_text(&path, root).map_err(|d| vec![d])?.into();
     let node = yaml::parse(&text).map_err(|e| vec![e.diagnostic(&file, &text)])?;
+    let (_, language_errors) = languages::read_list(&node);
+    let language_errors: Vec<Diagnostic> = language_errors
+        .iter()
+        .map(|e| e.diagnostic(&file, &text))
+        .collect();
     let warnings = yaml::cut_by_comments(&text, &node)
         .iter()
         .map(|w| w.warning(&file, &text))
@@ -306,8 +345,12 @@ fn load_config(root: &Path) -> Result<Config, Vec<Diagnostic>> {
             .errors
             .iter()
             .map(|e| e.diagnostic(&file, &text))
+            .chain(language_errors.iter().cloned())
             .collect::<Vec<_>>()
     })?;
+    if !language_errors.is_empty() {
+        return Err(language_errors);
+    }
     Ok(Config {
         config,
         references,
@@ -379,7 +422,17 @@ fn load_page(
         )]
         .into());
     }
-    let route = route_for(pages_dir, path).map_err(|m| vec![Diagnostic::new(file.clone(), m)])?;
+    // `about.de.yaml` is the German `about.yaml`, at `/de/about/`.
+    let languages = languages::Languages::new(&reading.languages);
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    let (name, language) = languages
+        .of_file(stem)
+        .map_err(|m| vec![Diagnostic::new(file.clone(), m)])?;
+    let unprefixed = path.with_file_name(format!("{name}.{ext}"));
+    let key =
+        route_for(pages_dir, &unprefixed).map_err(|m| vec![Diagnostic::new(file.clone(), m)])?;
+    let route = format!("{}{key}", languages.prefix(language.code()));
+    let lang = language.code().to_string();
     let text: Arc<str> = read_text(path, root).map_err(|d| vec![d])?.into();
     let result = if ext == "md" {
         // A Markdown page directly in a collection's folder is one of its articles.
@@ -395,13 +448,19 @@ fn load_page(
     } else {
         page::from_yaml(route, file.clone(), &text)
     };
-    result.map_err(|failed| Unloaded {
-        diagnostics: failed
-            .errors
-            .iter()
-            .map(|e| e.diagnostic(&file, &text))
-            .collect(),
-        file: file.clone(),
-        references: failed.references,
-    })
+    result
+        .map(|mut page| {
+            page.translation_key = page.translation_of().map_or(key, str::to_string);
+            page.lang = lang;
+            page
+        })
+        .map_err(|failed| Unloaded {
+            diagnostics: failed
+                .errors
+                .iter()
+                .map(|e| e.diagnostic(&file, &text))
+                .collect(),
+            file: file.clone(),
+            references: failed.references,
+        })
 }

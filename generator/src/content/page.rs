@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::blocks::Block;
 use super::entries::{Event, EventMatter, Job, JobMatter};
 use super::publishing::{CollectionKind, Unpublished};
-use super::values::{Date, ImageSrc, Layout, Reference, SitePath};
+use super::values::{Date, ImageSrc, Layout, Reference, SitePath, Target, TranslationOf};
 use super::Reading;
 use crate::content::markdown;
 use crate::content::yaml::{self, Node};
@@ -19,6 +19,11 @@ use crate::lines::LineStarts;
 pub struct Page {
     /// The address, `/` or `/services/cloud/` (always with the trailing slash).
     pub route: String,
+    /// Its language's code (`en`, `de`), from the file's name (`about.de.yaml`).
+    pub lang: String,
+    /// The address of the default language's page it is a translation of (for
+    /// a page of the default language, its own): what ties translations together.
+    pub translation_key: String,
     /// The file it came from, relative to the site root.
     pub source: String,
     pub title: String,
@@ -52,6 +57,14 @@ pub struct Page {
 }
 
 impl Page {
+    /// The `translation_of` the file names, if any.
+    pub fn translation_of(&self) -> Option<&str> {
+        self.references.iter().find_map(|r| match &r.target {
+            Target::Translation(route) => Some(route.as_str()),
+            _ => None,
+        })
+    }
+
     /// The collection the page is an entry of, if any.
     pub fn collection(&self) -> Option<&str> {
         self.article
@@ -96,6 +109,11 @@ pub struct PageHead {
     /// Old addresses of this page, each redirected here, e.g. `[/about-us/]`.
     #[serde(default)]
     pub aliases: Vec<SitePath>,
+    /// In a translation (`about.de.yaml`) whose name differs from the page it
+    /// translates: that page's address in the default language, e.g. `/about/`.
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub translation_of: Option<TranslationOf>,
     /// The sections of the page, top to bottom. Each starts with `- type:` and the
     /// block type's name.
     #[schemars(with = "Vec<Block>")]
@@ -129,6 +147,11 @@ pub struct FrontMatter {
     /// Old addresses of this page, each redirected here, e.g. `[/old/address/]`.
     #[serde(default)]
     pub aliases: Vec<SitePath>,
+    /// In a translation (`about.de.yaml`) whose name differs from the page it
+    /// translates: that page's address in the default language, e.g. `/about/`.
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub translation_of: Option<TranslationOf>,
 }
 
 /// The front matter of an article: a Markdown page in a collection's folder,
@@ -168,6 +191,11 @@ pub struct ArticleMatter {
     /// Old addresses of this article, each redirected here.
     #[serde(default)]
     pub aliases: Vec<SitePath>,
+    /// In a translation (`about.de.yaml`) whose name differs from the page it
+    /// translates: that page's address in the default language, e.g. `/about/`.
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub translation_of: Option<TranslationOf>,
 }
 
 /// Reads a YAML page. Every bad block and every mistake in it is reported.

@@ -74,6 +74,7 @@ pub fn check(root: &Path, content: &Content, places: &Places, held: &[Held]) -> 
     }
     checker.unused_unusable();
     checker.redirects(content, held);
+    checker.languages(content);
     for name in content.config.collections.iter().map(|c| &c.name) {
         let folder = root.join("content").join("pages").join(name);
         if !folder.is_dir() {
@@ -160,6 +161,67 @@ impl<'a> Checker<'a> {
 }
 
 impl Checker<'_> {
+    /// Every `translation_of` leads to a page of the default language; no two
+    /// pages of a language translate the same page.
+    fn languages(&mut self, content: &Content) {
+        let mut problems: Vec<(String, yaml::Error)> = Vec::new();
+        let languages = content.languages();
+        let default = languages.default_language().code();
+        let originals: HashSet<&str> = content
+            .pages
+            .iter()
+            .filter(|p| p.lang == default)
+            .map(|p| p.route.as_str())
+            .collect();
+        let mut claimed: std::collections::HashMap<(&str, &str), &str> = Default::default();
+        for page in &content.pages {
+            for r in &page.references {
+                let Target::Translation(route) = &r.target else {
+                    continue;
+                };
+                let message = if page.lang == default {
+                    Some(format!(
+                        "this page is in the default language ({}): only a translation names the page it translates; remove `translation_of`, or name the file with its language (`{}.<code>.{}`)",
+                        languages.default_language().name,
+                        page.source.rsplit('/').next().unwrap_or("").split('.').next().unwrap_or(""),
+                        page.source.rsplit('.').next().unwrap_or("yaml"),
+                    ))
+                } else if !originals.contains(route.as_str()) {
+                    let hint = self.names.route_hint(route, &originals);
+                    Some(format!(
+                        "`{route}` is no page of the default language ({}), so this page translates nothing{hint}",
+                        languages.default_language().name
+                    ))
+                } else {
+                    None
+                };
+                if let Some(message) = message {
+                    problems.push((
+                        page.source.clone(),
+                        yaml::Error::at(r.span, &r.path, message),
+                    ));
+                }
+            }
+            if page.lang != default && !page.translation_key.is_empty() {
+                let key = (page.lang.as_str(), page.translation_key.as_str());
+                if let Some(other) = claimed.insert(key, &page.source) {
+                    self.findings.errors.push(Diagnostic::new(
+                        page.source.clone(),
+                        format!(
+                            "both {other} and this page translate {} into {}: keep one",
+                            page.translation_key,
+                            languages.get(&page.lang).name
+                        ),
+                    ));
+                }
+            }
+        }
+        for (file, error) in problems {
+            let d = self.sources.diagnostic(&file, &error);
+            self.findings.errors.push(d);
+        }
+    }
+
     /// A link to a page this build holds back: a warning that names why.
     fn held_link(&self, href: &str) -> Option<(String, bool)> {
         let path = href.split(['?', '#']).next().unwrap_or(href);
@@ -321,6 +383,8 @@ fn problem(
         }
         // Where an old address leads is checked with every redirect together.
         Target::Moved(_) => None,
+        // Languages and translations are checked with the whole site (`languages`).
+        Target::Language(_) | Target::Translation(_) => None,
         Target::Link(href) => {
             let routes = routes?;
             let path = href.split(['?', '#']).next().unwrap_or(href);

@@ -21,9 +21,12 @@ pub struct SiteConfig {
     /// (`_headers`, `_nginx.conf`) and whether precompressed twins ship.
     #[serde(default)]
     pub host: crate::content::settings::Host,
-    /// The language of the pages, e.g. `en`.
-    #[serde(default = "default_language")]
-    pub language: String,
+    /// The languages the site is written in, each `{ code, name, direction,
+    /// date_format }`. The first is the default, served at `/`; the pages of the
+    /// others are served under `/<code>/` (`about.de.yaml` → `/de/about/`).
+    /// Default: English alone.
+    #[serde(default = "super::languages::default_languages")]
+    pub languages: Vec<super::languages::Language>,
     /// A short line shown beside the name in the footer.
     pub tagline: String,
     /// The meta description of pages that do not set their own.
@@ -76,6 +79,25 @@ pub struct SiteConfig {
     /// into `/pagefind/`, for the header's search.
     #[serde(default)]
     pub search: bool,
+}
+
+impl SiteConfig {
+    /// The texts of its links (navigation, footer), which each language's
+    /// strings translate under `labels`.
+    pub fn labels(&self) -> Vec<String> {
+        let mut labels: Vec<String> = self
+            .nav
+            .iter()
+            .chain([&self.header_cta])
+            .chain(self.footer.groups.iter().flat_map(|g| g.links.iter()))
+            .chain(self.footer.legal.iter())
+            .map(|l| l.label.clone())
+            .chain(self.footer.groups.iter().map(|g| g.title.clone()))
+            .collect();
+        labels.sort();
+        labels.dedup();
+        labels
+    }
 }
 
 /// How long the build waits, in seconds, for the processes it runs: one that does
@@ -219,10 +241,6 @@ impl SiteConfig {
     pub fn collection(&self, name: &str) -> Option<&Collection> {
         self.collections.iter().find(|c| c.name == name)
     }
-}
-
-fn default_language() -> String {
-    "en".to_string()
 }
 
 /// A link with its words.

@@ -25,6 +25,8 @@ pub enum Kind {
     TimeZone,
     Status,
     Months,
+    Language,
+    Translation,
 }
 
 impl Kind {
@@ -41,6 +43,8 @@ impl Kind {
             "site.timezone" => Kind::TimeZone,
             "site.status" => Kind::Status,
             "site.months" => Kind::Months,
+            "site.language" => Kind::Language,
+            "site.translation" => Kind::Translation,
             _ => return None,
         })
     }
@@ -57,6 +61,10 @@ pub enum Target {
     Layout(String),
     /// An old address that redirects (a page's alias, a redirect's `from`).
     Moved(String),
+    /// A language of `languages:` in site.yaml, by its code (each once).
+    Language(String),
+    /// The page of the default language a page translates (`translation_of`).
+    Translation(String),
 }
 
 /// A target found in a value; `offset` is where in the value's text it is written.
@@ -101,6 +109,9 @@ pub fn check(kind: Kind, text: &str) -> Result<Vec<Found>, String> {
         Kind::TimeZone => check_timezone(text.trim()).map(|()| Vec::new()),
         Kind::Status => check_status(text.trim()).map(|_| Vec::new()),
         Kind::Months => check_retention_months(text.trim()).map(|_| Vec::new()),
+        Kind::Language => crate::content::languages::check_code(text.trim())
+            .map(|code| vec![found(Target::Language(code))]),
+        Kind::Translation => check_path(text.trim()).map(|p| vec![found(Target::Translation(p))]),
     }
 }
 
@@ -402,6 +413,37 @@ impl DateTime {
         check_datetime(&self.0).ok()
     }
 }
+
+checked_text!(
+    /// A language's BCP 47 code, e.g. `en`, `de`, `ar` or `pt-BR`.
+    LanguageCode,
+    "site.language",
+    json_schema!({
+        "type": "string",
+        "pattern": "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$",
+        "description": "A language's BCP 47 code, as registered with IANA: en, de, ar, pt-BR."
+    }),
+    |text: String| text.trim().to_string()
+);
+
+impl LanguageCode {
+    /// A code known to be good (the default language's).
+    pub fn from_checked(code: &str) -> LanguageCode {
+        LanguageCode(code.to_string())
+    }
+}
+
+checked_text!(
+    /// The address of the default language's page that a page translates.
+    TranslationOf,
+    "site.translation",
+    json_schema!({
+        "type": "string",
+        "pattern": "^/",
+        "description": "The address of the page in the default language that this page translates, such as /services/cloud/; needed only when the two files have different names."
+    }),
+    |text: String| check_path(text.trim()).unwrap_or(text)
+);
 
 checked_text!(
     /// An address on this site that redirects, e.g. `/old/place/`.

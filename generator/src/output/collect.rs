@@ -93,8 +93,11 @@ fn generated(content: &Content, site: &Site, moved: &[Moved]) -> Vec<(String, St
             .into_iter()
             .map(|(name, text)| (name.to_string(), text)),
     );
-    generated.extend(sitemap::sitemap(base_url, &content.pages));
+    let default = content.languages().default_language().code().to_string();
+    generated.extend(sitemap::sitemap(base_url, &content.pages, &default));
     // A feed for each collection of articles, and one for each of its categories.
+    let languages = content.languages();
+    let default = languages.default_language();
     generated.extend(
         content
             .listings
@@ -113,9 +116,30 @@ fn generated(content: &Content, site: &Site, moved: &[Moved]) -> Vec<(String, St
                     &content.pages,
                     &l.collection,
                     category,
+                    (default, ""),
                 )
             }),
     );
+    // Each other language: a feed per collection it has articles in.
+    for language in &languages.all[1..] {
+        let collections: std::collections::BTreeSet<&str> = content
+            .pages
+            .iter()
+            .filter(|p| p.lang == language.code() && p.unpublished.is_none())
+            .filter_map(|p| p.article.as_ref().map(|a| a.collection.as_str()))
+            .collect();
+        for collection in collections {
+            let prefix = languages.prefix(language.code());
+            generated.push(output::feed::feed(
+                &content.config,
+                base_url,
+                &content.pages,
+                collection,
+                None,
+                (language, &prefix),
+            ));
+        }
+    }
     let built = Clock::of(&content.config.timezone)
         .now
         .with_timezone(&chrono::Utc);

@@ -1,11 +1,13 @@
 //! The Atom feed of a collection, `/<collection>/feed.xml`: its articles, newest
-//! first, with their dates, authors, categories, summaries and bodies.
+//! first, with their dates, authors, categories, summaries and bodies. Each
+//! language has its own (`/de/insights/feed.xml`), of its own articles.
 
 use std::sync::Arc;
 
 use atom_syndication::{Category, Content, Entry, Feed, FixedDateTime, Link, Person, Text};
 
 use crate::content::canonical_url;
+use crate::content::languages::Language;
 use crate::content::{Page, SiteConfig};
 
 /// How many articles a feed holds: the newest.
@@ -20,19 +22,27 @@ pub fn feed(
     pages: &[Arc<Page>],
     collection: &str,
     category: Option<&str>,
+    (language, prefix): (&Language, &str),
 ) -> (String, String) {
-    let listing_route = match category {
+    let listed_at = match category {
         Some(c) => format!(
             "/{collection}/category/{}/",
             crate::content::publishing::slug(c)
         ),
         None => format!("/{collection}/"),
     };
-    let listing = pages.iter().find(|p| p.route == listing_route);
+    // The listing in the feed's language, else the default language's.
+    let own = format!("{prefix}{listed_at}");
+    let listing = pages
+        .iter()
+        .find(|p| p.route == own)
+        .or_else(|| pages.iter().find(|p| p.route == listed_at));
+    let listing_route = listing.map_or(own.clone(), |p| p.route.clone());
     let mut articles: Vec<&Arc<Page>> = pages
         .iter()
         .filter(|p| {
             p.unpublished.is_none()
+                && p.lang == language.code()
                 && p.article.as_ref().is_some_and(|a| {
                     a.collection == collection
                         && category.is_none_or(|c| {
@@ -53,7 +63,7 @@ pub fn feed(
             .map(|t| t.and_utc().fixed_offset())
             .unwrap_or_default()
     };
-    let feed_path = format!("{listing_route}feed.xml");
+    let feed_path = format!("{own}feed.xml");
     let entries: Vec<Entry> = articles
         .iter()
         .map(|page| {
@@ -122,7 +132,7 @@ pub fn feed(
                 ..Link::default()
             },
         ],
-        lang: Some(config.language.clone()),
+        lang: Some(language.code().to_string()),
         entries,
         ..Feed::default()
     };

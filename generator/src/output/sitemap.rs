@@ -3,7 +3,9 @@
 //! The sitemaps protocol allows at most 50,000 URLs and 50 MiB to a file, and
 //! search engines refuse a larger one. Past either limit `sitemap.xml` becomes a
 //! sitemap index of `sitemap-1.xml`, `sitemap-2.xml`, …, each within both, so
-//! `robots.txt` names one address at any size.
+//! `robots.txt` names one address at any size. A page with translations lists
+//! each of them, itself and `x-default` as `xhtml:link` alternates, as Google
+//! reads them.
 
 use std::collections::HashMap;
 
@@ -16,6 +18,9 @@ use crate::content::Page;
 pub struct Url {
     pub loc: String,
     pub lastmod: Option<String>,
+    /// Its translations with itself (`hreflang`, URL), then `x-default`; empty
+    /// when it has none.
+    pub alternates: Vec<(String, String)>,
 }
 
 /// How much one sitemap file may hold.
@@ -39,6 +44,8 @@ const URLSET: (&str, &str) = (
     "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     "</urlset>\n",
 );
+/// The opening of a sitemap whose entries name their translations.
+const URLSET_XHTML: &str = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n";
 const INDEX: (&str, &str) = (
     "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     "</sitemapindex>\n",
@@ -46,12 +53,27 @@ const INDEX: (&str, &str) = (
 
 /// The sitemap's files for the site's pages: `sitemap.xml` alone, or the index
 /// and its numbered sitemaps.
-pub fn sitemap(base_url: &str, pages: &[std::sync::Arc<Page>]) -> Vec<(String, String)> {
-    files(base_url, &urls(base_url, pages), Limits::PROTOCOL)
+pub fn sitemap(
+    base_url: &str,
+    pages: &[std::sync::Arc<Page>],
+    default_language: &str,
+) -> Vec<(String, String)> {
+    files(
+        base_url,
+        &urls(base_url, pages, default_language),
+        Limits::PROTOCOL,
+    )
 }
 
-/// The sitemap's entries: every published page, dated.
-pub fn urls(base_url: &str, pages: &[std::sync::Arc<Page>]) -> Vec<Url> {
+/// The sitemap's entries: every published page, dated, with its translations.
+pub fn urls(base_url: &str, pages: &[std::sync::Arc<Page>], default_language: &str) -> Vec<Url> {
+    // Each translation key's published pages, in the order pages come.
+    let mut groups: HashMap<&str, Vec<&Page>> = HashMap::new();
+    for page in pages.iter().filter(|p| p.unpublished.is_none()) {
+        if !page.translation_key.is_empty() {
+            groups.entry(&page.translation_key).or_default().push(page);
+        }
+    }
     // A collection's listing changes with its newest article: each collection's
     // newest date, found in one pass.
     let mut newest: HashMap<&str, &Date> = HashMap::new();
@@ -68,7 +90,20 @@ pub fn urls(base_url: &str, pages: &[std::sync::Arc<Page>]) -> Vec<Url> {
         .filter(|p| p.unpublished.is_none())
         .map(|page| {
             let collection = page.route.trim_matches('/');
+            let members = groups
+                .get(page.translation_key.as_str())
+                .filter(|m| m.len() > 1)
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            let mut alternates: Vec<(String, String)> = members
+                .iter()
+                .map(|p| (p.lang.clone(), canonical_url(base_url, &p.route)))
+                .collect();
+            if let Some(default) = members.iter().find(|p| p.lang == default_language) {
+                alternates.push(("x-default".into(), canonical_url(base_url, &default.route)));
+            }
             Url {
+                alternates,
                 loc: canonical_url(base_url, &page.route),
                 lastmod: page
                     .date
@@ -85,6 +120,8 @@ pub fn urls(base_url: &str, pages: &[std::sync::Arc<Page>]) -> Vec<Url> {
 pub fn files(base_url: &str, urls: &[Url], limits: Limits) -> Vec<(String, String)> {
     let frame = XML_DECLARATION.len() + URLSET.0.len() + URLSET.1.len();
     let mut sitemaps: Vec<String> = Vec::new();
+    let xhtml = urls.iter().any(|u| !u.alternates.is_empty());
+    let urlset = |entries: &str| urlset(entries, xhtml);
     let mut current = String::new();
     let mut count = 0;
     for url in urls {
@@ -126,12 +163,20 @@ fn entry(url: &Url) -> String {
     if let Some(lastmod) = &url.lastmod {
         line.push_str(&format!("<lastmod>{}</lastmod>", escape(lastmod)));
     }
+    for (hreflang, href) in &url.alternates {
+        line.push_str(&format!(
+            "<xhtml:link rel=\"alternate\" hreflang=\"{}\" href=\"{}\"/>",
+            escape(hreflang),
+            escape(href)
+        ));
+    }
     line.push_str("</url>\n");
     line
 }
 
-fn urlset(entries: &str) -> String {
-    format!("{XML_DECLARATION}{}{entries}{}", URLSET.0, URLSET.1)
+fn urlset(entries: &str, xhtml: bool) -> String {
+    let open = if xhtml { URLSET_XHTML } else { URLSET.0 };
+    format!("{XML_DECLARATION}{open}{entries}{}", URLSET.1)
 }
 
 pub fn robots(base_url: &str) -> String {
@@ -158,6 +203,7 @@ mod tests {
             .map(|i| Url {
                 loc: format!("https://www.example.com/posts/p{i}/"),
                 lastmod: Some("2026-11-24".into()),
+                alternates: Vec::new(),
             })
             .collect()
     }
@@ -222,6 +268,7 @@ mod tests {
         let url = Url {
             loc: "https://www.example.com/a&b/".into(),
             lastmod: None,
+            alternates: Vec::new(),
         };
         let files = files(BASE, &[url], Limits::PROTOCOL);
         assert!(files[0]
@@ -235,5 +282,40 @@ mod tests {
             robots(BASE),
             "User-agent: *\nAllow: /\n\nSitemap: https://www.example.com/sitemap.xml\n"
         );
+    }
+
+    #[test]
+    fn a_translated_page_lists_every_translation_and_x_default() {
+        let page = |route: &str, lang: &str| {
+            std::sync::Arc::new(Page {
+                route: route.into(),
+                lang: lang.into(),
+                translation_key: "/about/".into(),
+                ..Page::default()
+            })
+        };
+        let pages = [
+            page("/about/", "en"),
+            page("/de/about/", "de"),
+            page("/ar/about/", "ar"),
+        ];
+        let xml = &sitemap(BASE, &pages, "en")[0].1;
+        assert!(xml.contains("xmlns:xhtml=\"http://www.w3.org/1999/xhtml\""));
+        let de = xml
+            .lines()
+            .find(|l| l.contains("<loc>https://www.example.com/de/about/</loc>"))
+            .unwrap();
+        for (lang, href) in [
+            ("en", "/about/"),
+            ("de", "/de/about/"),
+            ("ar", "/ar/about/"),
+            ("x-default", "/about/"),
+        ] {
+            let link = format!("<xhtml:link rel=\"alternate\" hreflang=\"{lang}\" href=\"https://www.example.com{href}\"/>");
+            assert!(de.contains(&link), "{link} in {de}");
+        }
+        // A page of one language names no alternates, and the sitemap no namespace.
+        let alone = &sitemap(BASE, &pages[..1], "en")[0].1;
+        assert!(!alone.contains("xhtml"), "{alone}");
     }
 }

@@ -25,7 +25,12 @@
 //! | `organization_jsonld()` | function | schema.org data about the company |
 //! | `structured_data(route, image)` | function | an event's or a job posting's schema.org data |
 //! | `markdown`, `markdown_inline` | filters | Markdown to HTML |
-//! | `date_long` | filter | `2026-03-01` → `March 1, 2026` |
+//! | `date_long` | filter | `2026-03-01` → `March 1, 2026`, in the page's language (`1. März 2026`) |
+//! | `t(key, name=…, default=…)` | function | the page's language's words for `key` (`content/strings/<code>.yaml`), `{name}` filled in |
+//! | `label(text)` | function | a label of site.yaml (navigation, footer) in the page's language |
+//! | `localize(href)` | function | an address of site.yaml, to its translation in the page's language when there is one |
+//! | `localized_link` | filter | a `{label, href}` of site.yaml with both in the page's language |
+//! | `words(section)` | function | every text of a strings section in the page's language, for an island |
 //! | `email_breaks` | filter | an e-mail address that wraps only at `@` and dots |
 
 use std::path::Path;
@@ -38,6 +43,7 @@ use super::assets::{asset_url, organization_jsonld};
 use super::icons::Icons;
 use super::images::{Images, SocialCards, WorldMaps};
 use super::islands::Islands;
+use super::languages::{self, Translations};
 use super::pages::{self, Listed, PageList};
 use super::ssr;
 use super::text;
@@ -61,7 +67,7 @@ pub struct Inputs<'a> {
     pub node: Option<&'a Path>,
 }
 
-pub fn environment(inputs: Inputs) -> Environment<'static> {
+pub fn environment(inputs: Inputs, translations: Arc<Translations>) -> Environment<'static> {
     let Inputs {
         root,
         content,
@@ -170,7 +176,23 @@ pub fn environment(inputs: Inputs) -> Environment<'static> {
         .filter(|(url, _)| url.ends_with(".woff2"))
         .map(|(_, file)| file.clone())
         .collect();
-    env.add_function("fonts", move || Value::from(fonts.clone()));
+    // The face of the page's script is preloaded: the Arabic face on pages in a
+    // language written in Arabic, the Latin face elsewhere. The other loads
+    // only when text of its script is shown (its `unicode-range`), swapping in.
+    env.add_function("fonts", move |state: &State| {
+        let code = state
+            .lookup("page")
+            .and_then(|p| p.get_attr("lang").ok())
+            .map(|l| l.to_string())
+            .unwrap_or_default();
+        let arabic = languages::written_in_arabic(&code);
+        let wanted: Vec<String> = fonts
+            .iter()
+            .filter(|url| arabic == url.contains("arabic"))
+            .cloned()
+            .collect();
+        Value::from(wanted)
+    });
     let public = root.join("public");
     env.add_function("asset", move |path: &str| asset_url(&bundle, &public, path));
     let icons = Icons::new(root, Places::of(root, node_modules).icons);
@@ -224,7 +246,31 @@ pub fn environment(inputs: Inputs) -> Environment<'static> {
     // Filters.
     env.add_filter("markdown", text::markdown_filter);
     env.add_filter("markdown_inline", text::markdown_inline_filter);
-    env.add_filter("date_long", text::long_date);
+    let tr = translations.clone();
+    env.add_filter("date_long", move |state: &State, value: &str| {
+        languages::date_long(&tr, state, value)
+    });
+
+    // Languages.
+    let tr = translations.clone();
+    env.add_function("t", move |state: &State, key: &str, kwargs: Kwargs| {
+        languages::t(&tr, state, key, kwargs)
+    });
+    let tr = translations.clone();
+    env.add_filter("localized_link", move |state: &State, link: Value| {
+        languages::localized_link(&tr, state, link)
+    });
+    let tr = translations.clone();
+    env.add_function("label", move |state: &State, text: &str| {
+        languages::label(&tr, state, text)
+    });
+    let tr = translations.clone();
+    env.add_function("localize", move |state: &State, href: &str| {
+        languages::localize(&tr, state, href)
+    });
+    env.add_function("words", move |state: &State, section: &str| {
+        languages::words(&translations, state, section)
+    });
     env.add_filter("email_breaks", text::email_breaks);
     env
 }

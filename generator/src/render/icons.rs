@@ -32,9 +32,14 @@ impl Icons {
         kwargs.assert_all_used()?;
         let svg = self.load(name)?;
         let size = size.unwrap_or(24);
+        // An arrow or chevron points along the line: on a right-to-left page it
+        // is mirrored (`styles/`), as logos and other icons are not.
+        let points = (name.starts_with("arrow-") || name.starts_with("chevron"))
+            && (name.contains("left") || name.contains("right"));
+        let directional = if points { " icon--directional" } else { "" };
         let class = match class {
-            Some(c) => format!("icon icon-{name} {c}"),
-            None => format!("icon icon-{name}"),
+            Some(c) => format!("icon icon-{name}{directional} {c}"),
+            None => format!("icon icon-{name}{directional}"),
         };
         let open = format!(
             r#"<svg class="{class}" width="{size}" height="{size}" aria-hidden="true" focusable="false""#

@@ -8,6 +8,7 @@ pub mod environment;
 mod icons;
 mod images;
 pub mod islands;
+pub mod languages;
 pub mod pages;
 pub mod ssr;
 pub mod structured;
@@ -94,6 +95,7 @@ pub struct Renderer {
     templates: PathBuf,
     base_url: String,
     head: String,
+    translations: Arc<languages::Translations>,
 }
 
 #[derive(Serialize)]
@@ -102,6 +104,9 @@ struct PageContext<'a> {
     page: &'a Page,
     /// The canonical absolute URL.
     url: String,
+    /// Its language, translations and the switcher's links.
+    #[serde(flatten)]
+    languages: languages::PageLanguages,
 }
 
 /// A hash of everything all pages depend on: the templates, `public/`, `site.yaml`,
@@ -146,6 +151,28 @@ pub fn everything_hash(
             .unwrap_or_default()
             .as_bytes(),
     );
+    // The words of every language, and which pages translate which: a page's
+    // switcher and alternates name its translations.
+    // Only pages with translations count: adding a page of one language alone
+    // renders no other page again.
+    content.strings.hash_into(&mut h);
+    let default = content.languages().default_language().code().to_string();
+    let translated: std::collections::HashSet<&str> = content
+        .pages
+        .iter()
+        .filter(|p| p.lang != default)
+        .map(|p| p.translation_key.as_str())
+        .collect();
+    for p in content
+        .pages
+        .iter()
+        .filter(|p| translated.contains(p.translation_key.as_str()))
+    {
+        for part in [&p.lang, &p.translation_key, &p.route] {
+            h.update(part.as_bytes());
+            h.update(&[0]);
+        }
+    }
     h.update(format!("{settings:?}").as_bytes());
     h.update(bundle.hash().as_bytes());
     h.finalize()
@@ -206,11 +233,13 @@ impl Renderer {
         let templates = inputs.root.join("templates");
         let base_url = inputs.settings.base_url.clone();
         let head = inputs.settings.head.clone();
+        let translations = Arc::new(languages::Translations::new(inputs.content, &base_url));
         Renderer {
-            env: environment::environment(inputs),
+            env: environment::environment(inputs, translations.clone()),
             templates,
             base_url,
             head,
+            translations,
         }
     }
 
@@ -343,6 +372,7 @@ impl Renderer {
         let ctx = PageContext {
             page,
             url: canonical_url(&self.base_url, &page.route),
+            languages: self.translations.of(page),
         };
         pages::start_tracking();
         let captured = template
@@ -412,6 +442,7 @@ impl Renderer {
         let ctx = PageContext {
             page,
             url: canonical_url(&self.base_url, &page.route),
+            languages: self.translations.of(page),
         };
         let captured = self
             .env

@@ -40,6 +40,8 @@ fn mark_listed() {
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Listed {
     pub route: String,
+    /// Its language's code.
+    pub lang: String,
     pub title: String,
     pub description: String,
     pub date: Option<String>,
@@ -58,6 +60,7 @@ impl Listed {
     pub fn of(page: &Page) -> Listed {
         Listed {
             route: page.route.clone(),
+            lang: page.lang.clone(),
             title: page.title.clone(),
             description: page.description.clone(),
             date: page.date.as_ref().map(|d| d.as_str().to_string()),
@@ -377,6 +380,7 @@ mod tests {
     #[test]
     fn a_section_lists_its_pages_newest_first() {
         let l = |route: &str, date: Option<&str>| Listed {
+            lang: String::new(),
             description: String::new(),
             article: None,
             event: None,

@@ -32,6 +32,10 @@ pub fn schemas() -> Vec<(&'static str, Schema)> {
         ("article.schema.json", schema_for!(ArticleMatter)),
         ("event.schema.json", schema_for!(EventMatter)),
         ("job.schema.json", schema_for!(JobMatter)),
+        (
+            "strings.schema.json",
+            schema_for!(crate::content::languages::StringsSchema),
+        ),
     ]
 }
 

@@ -1,0 +1,377 @@
+//! What a page knows of the site's other languages: its own (code, name,
+//! direction, locale), its translations as `hreflang` alternates (with
+//! `x-default`), the language switcher's links, and the words of its language
+//! (`t`, `label`).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use minijinja::value::Kwargs;
+use minijinja::{Error, ErrorKind, State, Value};
+use serde::Serialize;
+
+use crate::content::languages::{Direction, Languages, Strings, LABELS};
+use crate::content::{canonical_url, Content, Page};
+
+/// Every page's translations, found once per build.
+#[derive(Debug)]
+pub struct Translations {
+    pub languages: Languages,
+    /// By translation key (the default language's address): each language's page.
+    groups: HashMap<String, Vec<(String, String)>>,
+    /// Each address's language, for `localize`.
+    base_url: String,
+    strings: Strings,
+}
+
+/// The page's language as templates read it (`page.language`).
+#[derive(Debug, Clone, Serialize)]
+pub struct LanguageView {
+    pub code: String,
+    pub name: String,
+    pub dir: &'static str,
+    pub og_locale: String,
+    /// Its home page: `/`, `/de/`, or the default's when it has none.
+    pub home: String,
+    /// What its addresses start with: `` or `/de`.
+    pub prefix: String,
+}
+
+/// One translation of a page: `<link rel="alternate" hreflang>`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Alternate {
+    pub hreflang: String,
+    pub url: String,
+    pub og_locale: String,
+}
+
+/// One link of the language switcher.
+#[derive(Debug, Clone, Serialize)]
+pub struct Switch {
+    pub code: String,
+    pub name: String,
+    pub dir: &'static str,
+    pub href: String,
+    /// This page is in this language.
+    pub current: bool,
+    /// The page has a translation in this language (else the link leads home).
+    pub translated: bool,
+}
+
+/// What a page's context adds for languages.
+#[derive(Debug, Clone, Serialize)]
+pub struct PageLanguages {
+    pub language: LanguageView,
+    /// Every translation with the page itself; empty when it has none.
+    pub alternates: Vec<Alternate>,
+    /// The default language's version, for `x-default`.
+    pub x_default: Option<String>,
+    /// The switcher's links, one per language; empty for a site of one language.
+    pub switcher: Vec<Switch>,
+}
+
+impl Translations {
+    pub fn new(content: &Content, base_url: &str) -> Translations {
+        let mut groups: HashMap<String, Vec<(String, String)>> = HashMap::new();
+        for page in &content.pages {
+            if page.translation_key.is_empty() {
+                continue;
+            }
+            groups
+                .entry(page.translation_key.clone())
+                .or_default()
+                .push((page.lang.clone(), page.route.clone()));
+        }
+        let languages = content.languages();
+        // In the order of `languages:`.
+        let order: HashMap<String, usize> = languages
+            .all
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (l.code().to_string(), i))
+            .collect();
+        for members in groups.values_mut() {
+            members.sort_by_key(|(lang, _)| order.get(lang).copied().unwrap_or(usize::MAX));
+        }
+        Translations {
+            languages,
+            groups,
+            base_url: base_url.to_string(),
+            strings: content.strings.clone(),
+        }
+    }
+
+    fn lang_of<'a>(&'a self, page: &'a Page) -> &'a str {
+        if page.lang.is_empty() {
+            self.languages.default_language().code()
+        } else {
+            &page.lang
+        }
+    }
+
+    /// The page in `code`, if it is translated into it.
+    fn route_in(&self, key: &str, code: &str) -> Option<&str> {
+        self.groups
+            .get(key)?
+            .iter()
+            .find(|(lang, _)| lang == code)
+            .map(|(_, route)| route.as_str())
+    }
+
+    /// A language's home page: its own, else the default's.
+    fn home(&self, code: &str) -> String {
+        self.route_in("/", code).unwrap_or("/").to_string()
+    }
+
+    pub fn of(&self, page: &Page) -> PageLanguages {
+        let code = self.lang_of(page);
+        let language = self.languages.get(code);
+        let view = LanguageView {
+            code: language.code().to_string(),
+            name: language.name.clone(),
+            dir: dir(language.direction),
+            og_locale: language.og_locale(),
+            home: self.home(code),
+            prefix: self.languages.prefix(code),
+        };
+        let key = if page.translation_key.is_empty() {
+            page.route.as_str()
+        } else {
+            page.translation_key.as_str()
+        };
+        let members = self.groups.get(key).map(Vec::as_slice).unwrap_or_default();
+        let translated = members.len() > 1 && members.iter().any(|(_, r)| *r == page.route);
+        let alternates = if translated {
+            members
+                .iter()
+                .map(|(lang, route)| Alternate {
+                    hreflang: lang.clone(),
+                    url: canonical_url(&self.base_url, route),
+                    og_locale: self.languages.get(lang).og_locale(),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let default = self.languages.default_language().code();
+        let x_default = translated
+            .then(|| self.route_in(key, default))
+            .flatten()
+            .map(|route| canonical_url(&self.base_url, route));
+        let switcher = if self.languages.many() {
+            self.languages
+                .all
+                .iter()
+                .map(|l| {
+                    let own = if translated || l.code() == code {
+                        self.route_in(key, l.code())
+                            .or((l.code() == code).then_some(page.route.as_str()))
+                    } else {
+                        None
+                    };
+                    Switch {
+                        code: l.code().to_string(),
+                        name: l.name.clone(),
+                        dir: dir(l.direction),
+                        href: own.map_or_else(|| self.home(l.code()), str::to_string),
+                        current: l.code() == code,
+                        translated: own.is_some(),
+                    }
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        PageLanguages {
+            language: view,
+            alternates,
+            x_default,
+            switcher,
+        }
+    }
+
+    /// An address of site.yaml (navigation, footer) on a page of `code`: the
+    /// page's translation when there is one.
+    pub fn localize(&self, code: &str, href: &str) -> String {
+        if code == self.languages.default_language().code() || !href.starts_with('/') {
+            return href.to_string();
+        }
+        let end = href.find(['?', '#']).unwrap_or(href.len());
+        let (path, rest) = href.split_at(end);
+        match self.route_in(path, code) {
+            Some(route) => format!("{route}{rest}"),
+            None => href.to_string(),
+        }
+    }
+
+    /// The words of `key` in `code` (else the default language's), with each
+    /// `{name}` filled from `args`.
+    pub fn text(&self, code: &str, key: &str, args: &[(String, String)]) -> Option<String> {
+        let default = self.languages.default_language().code();
+        let text = self.strings.get(code, default, key)?;
+        Some(fill(text, args))
+    }
+
+    /// Every text of a language under `section.` (for an island's words).
+    pub fn section(&self, code: &str, section: &str) -> std::collections::BTreeMap<String, String> {
+        let default = self.languages.default_language().code();
+        let prefix = format!("{section}.");
+        self.strings
+            .all(code, default)
+            .into_iter()
+            .filter_map(|(k, v)| Some((k.strip_prefix(&prefix)?.to_string(), v)))
+            .collect()
+    }
+
+    /// A label of site.yaml in `code`.
+    pub fn label(&self, code: &str, text: &str) -> String {
+        self.strings
+            .by_language
+            .get(code)
+            .and_then(|m| m.get(&format!("{LABELS}.{text}")))
+            .cloned()
+            .unwrap_or_else(|| text.to_string())
+    }
+}
+
+/// Whether a language is written in the Arabic script (its web font is then
+/// preloaded): Arabic, Persian, Urdu, Pashto, Sorani, Sindhi, Uyghur.
+pub fn written_in_arabic(code: &str) -> bool {
+    let primary = code.split('-').next().unwrap_or("").to_ascii_lowercase();
+    matches!(
+        primary.as_str(),
+        "ar" | "fa" | "ur" | "ps" | "ckb" | "sd" | "ug"
+    )
+}
+
+fn dir(direction: Direction) -> &'static str {
+    match direction {
+        Direction::Ltr => "ltr",
+        Direction::Rtl => "rtl",
+    }
+}
+
+/// `{name}` in `text` replaced by its value; any other brace stays.
+fn fill(text: &str, args: &[(String, String)]) -> String {
+    let mut out = text.to_string();
+    for (name, value) in args {
+        out = out.replace(&format!("{{{name}}}"), value);
+    }
+    out
+}
+
+/// The language of the page being rendered.
+fn page_language(state: &State) -> String {
+    state
+        .lookup("page")
+        .and_then(|p| p.get_attr("lang").ok())
+        .and_then(|l| l.as_str().map(str::to_string))
+        .filter(|l| !l.is_empty())
+        .unwrap_or_default()
+}
+
+/// `t(key, name=value, …)`: the page's language's words for `key`; `default=`
+/// when neither it nor the default language has them.
+pub fn t(
+    translations: &Arc<Translations>,
+    state: &State,
+    key: &str,
+    kwargs: Kwargs,
+) -> Result<Value, Error> {
+    let code = page_language(state);
+    let code = if code.is_empty() {
+        translations.languages.default_language().code().to_string()
+    } else {
+        code
+    };
+    let mut args: Vec<(String, Value)> = Vec::new();
+    let mut fallback: Option<String> = None;
+    for name in kwargs.args() {
+        let value: Value = kwargs.get(name)?;
+        if name == "default" {
+            fallback = value
+                .as_str()
+                .map(str::to_string)
+                .or(Some(value.to_string()));
+        } else {
+            args.push((name.to_string(), value));
+        }
+    }
+    // Markup given for a `{name}` (a link) goes in as markup, and the words
+    // around it are escaped here: the result is markup.
+    let markup = args.iter().any(|(_, v)| v.is_safe());
+    let filled: Vec<(String, String)> = args
+        .iter()
+        .map(|(name, value)| {
+            let text = value.to_string();
+            let text = match (markup, value.is_safe()) {
+                (true, false) => super::text::escape_attribute(&text),
+                _ => text,
+            };
+            (name.clone(), text)
+        })
+        .collect();
+    let words = translations.text(&code, key, &[]).or(fallback);
+    match words {
+        Some(text) if markup => Ok(Value::from_safe_string(fill(
+            &super::text::escape_attribute(&text),
+            &filled,
+        ))),
+        Some(text) => Ok(Value::from(fill(&text, &filled))),
+        None => {
+            let default = translations.languages.default_language().code();
+            Err(Error::new(
+                ErrorKind::InvalidOperation,
+                format!("there is no `{key}` in content/strings/{default}.yaml: add it there"),
+            ))
+        }
+    }
+}
+
+/// `label(text)`: a label of site.yaml in the page's language.
+pub fn label(translations: &Arc<Translations>, state: &State, text: &str) -> String {
+    translations.label(&page_language(state), text)
+}
+
+/// `localized_link`: a link of site.yaml (`label`, `href`) in the page's language.
+pub fn localized_link(
+    translations: &Arc<Translations>,
+    state: &State,
+    link: Value,
+) -> Result<Value, Error> {
+    let code = page_language(state);
+    let text = |key: &str| -> Result<String, Error> {
+        Ok(link.get_attr(key)?.as_str().unwrap_or_default().to_string())
+    };
+    let pairs = [
+        ("label", translations.label(&code, &text("label")?)),
+        ("href", translations.localize(&code, &text("href")?)),
+    ];
+    Ok(Value::from(std::collections::BTreeMap::from(pairs)))
+}
+
+/// `localize(href)`: an address of site.yaml, to the page's language's version.
+pub fn localize(translations: &Arc<Translations>, state: &State, href: &str) -> String {
+    translations.localize(&page_language(state), href)
+}
+
+/// `words(section)`: every text of a section in the page's language, for an island.
+pub fn words(translations: &Arc<Translations>, state: &State, section: &str) -> Value {
+    let code = page_language(state);
+    let code = if code.is_empty() {
+        translations.languages.default_language().code().to_string()
+    } else {
+        code
+    };
+    Value::from(translations.section(&code, section))
+}
+
+/// `date_long`: a date as the page's language writes it.
+pub fn date_long(translations: &Arc<Translations>, state: &State, value: &str) -> String {
+    let code = page_language(state);
+    let language = translations.languages.get(&code);
+    match crate::content::values::check_date(value) {
+        Ok(date) => language.date(date),
+        Err(_) => value.to_string(),
+    }
+}
