@@ -169,7 +169,7 @@ schemas:
 # Unit tests of the islands' pure TypeScript modules, compiled by esbuild for Node.
 unit-ts: setup
 	@rm -rf .site/unit
-	@$(ESBUILD) $$(find islands -name '*.test.ts' -o -name '*.test.tsx') --bundle --platform=node \
+	@$(ESBUILD) $$(find islands -name '*.test.ts' -o -name '*.test.tsx') --bundle --platform=node --packages=external \
 	  --format=esm --outbase=islands --outdir=.site/unit --out-extension:.js=.mjs --log-level=warning
 	$(FAKETIME) node --test $$(find .site/unit -name '*.test.mjs' | sort)
 

@@ -1,6 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import {
   checkAttachment,
@@ -18,7 +20,13 @@ import {
 } from "./contact.ts";
 
 // The site's own words: the form's messages as the English and German pages show them.
-const strings = (code: string) => parse(readFileSync(new URL(`../../content/strings/${code}.yaml`, import.meta.url), "utf8"));
+// The project's root, however this file is compiled and wherever it is put.
+const root = (() => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, "content", "strings")) && dir !== path.dirname(dir)) dir = path.dirname(dir);
+  return dir;
+})();
+const strings = (code: string) => parse(readFileSync(path.join(root, "content", "strings", `${code}.yaml`), "utf8"));
 const english = strings("en").form;
 const validate = (fields: Fields) => validateIn(fields, english, "en");
 

@@ -375,7 +375,7 @@ pub struct StringsRead {
 pub const LABELS: &str = "labels";
 
 /// site.yaml's own texts that each other language translates under `site.`.
-pub const SITE_TEXTS: [&str; 2] = ["site.footer_about", "site.description"];
+pub const SITE_TEXTS: [&str; 3] = ["site.footer_about", "site.description", "site.address"];
 
 /// CLDR's plural categories: a key ending in one is a form of its group
 /// (`search.found.few`); a language has the forms it needs, `other` always.
@@ -511,10 +511,11 @@ pub fn read_strings(root: &Path, languages: &Languages, labels: &[String]) -> St
             .unwrap_or(empty.clone());
         let file = format!("content/strings/{code}.yaml");
         // A plural group needs its `other` form; the others are the language's own.
+        // A key may be given as plural forms instead (`minutes.two`, `.other`).
         let mut missing: Vec<String> = defaults
             .keys()
             .filter(|k| plural_group(k).is_none() || k.ends_with(".other"))
-            .filter(|k| !own.contains_key(*k))
+            .filter(|k| !own.contains_key(*k) && !own.contains_key(&format!("{k}.other")))
             .cloned()
             .collect();
         missing.extend(
@@ -559,8 +560,9 @@ pub fn read_strings(root: &Path, languages: &Languages, labels: &[String]) -> St
             for (key, node) in leaves {
                 let known = defaults.contains_key(key)
                     || SITE_TEXTS.contains(&key.as_str())
-                    || plural_group(key)
-                        .is_some_and(|g| defaults.contains_key(&format!("{g}.other")))
+                    || plural_group(key).is_some_and(|g| {
+                        defaults.contains_key(&format!("{g}.other")) || defaults.contains_key(g)
+                    })
                     || key
                         .strip_prefix(&format!("{LABELS}."))
                         .is_some_and(|l| labels.iter().any(|x| x == l));

@@ -98,6 +98,7 @@ fn generated(content: &Content, site: &Site, moved: &[Moved]) -> Vec<(String, St
     // A feed for each collection of articles, and one for each of its categories.
     let languages = content.languages();
     let default = languages.default_language();
+    let no_labels = std::collections::BTreeMap::new();
     generated.extend(
         content
             .listings
@@ -116,7 +117,7 @@ fn generated(content: &Content, site: &Site, moved: &[Moved]) -> Vec<(String, St
                     &content.pages,
                     &l.collection,
                     category,
-                    (default, ""),
+                    (default, "", &no_labels),
                 )
             }),
     );
@@ -130,13 +131,19 @@ fn generated(content: &Content, site: &Site, moved: &[Moved]) -> Vec<(String, St
             .collect();
         for collection in collections {
             let prefix = languages.prefix(language.code());
+            let labels = content
+                .strings
+                .by_language
+                .get(language.code())
+                .map(|m| m.as_ref().clone())
+                .unwrap_or_default();
             generated.push(output::feed::feed(
                 &content.config,
                 base_url,
                 &content.pages,
                 collection,
                 None,
-                (language, &prefix),
+                (language, &prefix, &labels),
             ));
         }
     }

@@ -22,7 +22,7 @@ pub fn feed(
     pages: &[Arc<Page>],
     collection: &str,
     category: Option<&str>,
-    (language, prefix): (&Language, &str),
+    (language, prefix, labels): (&Language, &str, &std::collections::BTreeMap<String, String>),
 ) -> (String, String) {
     let listed_at = match category {
         Some(c) => format!(
@@ -107,11 +107,23 @@ pub fn feed(
             }
         })
         .collect();
+    // A listing of another language lends its title as the language's strings
+    // translate it (`labels`), and no subtitle.
+    let own_language = listing.is_some_and(|p| p.lang == language.code());
     let title = listing.map_or_else(|| collection.to_string(), |p| p.title.clone());
+    let title = match own_language {
+        true => title,
+        false => labels
+            .get(&format!("{}.{title}", crate::content::languages::LABELS))
+            .cloned()
+            .unwrap_or(title),
+    };
     let feed = Feed {
         id: canonical_url(base_url, &feed_path),
         title: Text::plain(format!("{title} — {}", config.name)),
-        subtitle: listing.map(|p| Text::plain(p.description.clone())),
+        subtitle: listing
+            .filter(|_| own_language)
+            .map(|p| Text::plain(p.description.clone())),
         updated: articles.first().map(|p| day(p)).unwrap_or_default(),
         authors: vec![Person {
             name: config.name.clone(),

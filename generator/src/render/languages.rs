@@ -205,11 +205,28 @@ impl Translations {
     }
 
     /// The words of `key` in `code` (else the default language's), with each
-    /// `{name}` filled from `args`.
+    /// `{name}` filled from `args`. With a `count`, a language's plural form of
+    /// the key comes first (`key.two` for 2 in Arabic), then `key.other`.
     pub fn text(&self, code: &str, key: &str, args: &[(String, String)]) -> Option<String> {
         let default = self.languages.default_language().code();
-        let text = self.strings.get(code, default, key)?;
-        Some(fill(text, args))
+        let count = args
+            .iter()
+            .find(|(name, _)| name == "count")
+            .and_then(|(_, v)| v.parse::<u64>().ok());
+        for language in [code, default] {
+            let words = self.strings.by_language.get(language);
+            if let (Some(count), Some(words)) = (count, words) {
+                let form = format!("{key}.{}", plural_category(language, count));
+                let other = format!("{key}.other");
+                if let Some(text) = words.get(&form).or_else(|| words.get(&other)) {
+                    return Some(fill(text, args));
+                }
+            }
+            if let Some(text) = words.and_then(|w| w.get(key)) {
+                return Some(fill(text, args));
+            }
+        }
+        None
     }
 
     /// Every text of a language under `section.` (for an island's words).
@@ -231,6 +248,24 @@ impl Translations {
             .and_then(|m| m.get(&format!("{LABELS}.{text}")))
             .cloned()
             .unwrap_or_else(|| text.to_string())
+    }
+}
+
+/// CLDR's plural category of `count` in a language: `one`, `two`, `few`, …
+fn plural_category(code: &str, count: u64) -> &'static str {
+    use intl_pluralrules::{PluralCategory, PluralRuleType, PluralRules};
+    let category = code
+        .parse::<unic_langid::LanguageIdentifier>()
+        .ok()
+        .and_then(|id| PluralRules::create(id, PluralRuleType::CARDINAL).ok())
+        .and_then(|rules| rules.select(count).ok());
+    match category {
+        Some(PluralCategory::ZERO) => "zero",
+        Some(PluralCategory::ONE) => "one",
+        Some(PluralCategory::TWO) => "two",
+        Some(PluralCategory::FEW) => "few",
+        Some(PluralCategory::MANY) => "many",
+        _ => "other",
     }
 }
 
@@ -311,7 +346,13 @@ pub fn t(
             (name.clone(), text)
         })
         .collect();
-    let words = translations.text(&code, key, &[]).or(fallback);
+    // The count picks the plural form; the words are filled in below.
+    let count: Vec<(String, String)> = filled
+        .iter()
+        .filter(|(name, _)| name == "count")
+        .cloned()
+        .collect();
+    let words = translations.text(&code, key, &count).or(fallback);
     match words {
         Some(text) if markup => Ok(Value::from_safe_string(fill(
             &super::text::escape_attribute(&text),
@@ -373,5 +414,21 @@ pub fn date_long(translations: &Arc<Translations>, state: &State, value: &str) -
     match crate::content::values::check_date(value) {
         Ok(date) => language.date(date),
         Err(_) => value.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plural_category;
+
+    #[test]
+    fn counts_take_the_language_plural_form() {
+        assert_eq!(plural_category("en", 1), "one");
+        assert_eq!(plural_category("en", 2), "other");
+        assert_eq!(plural_category("de", 1), "one");
+        let arabic: Vec<&str> = [0, 1, 2, 3, 11, 100]
+            .map(|n| plural_category("ar", n))
+            .to_vec();
+        assert_eq!(arabic, ["zero", "one", "two", "few", "many", "other"]);
     }
 }
