@@ -88,9 +88,10 @@ describe("the language switcher", () => {
       ["de", "de", "/de/services/", "true"],
       ["ar", "ar", "/ar/services/", null],
     ]);
-    // What a screen reader announces for the toggle.
-    const toggle = page.locator(".language-switcher summary");
-    assert.equal(await toggle.getAttribute("aria-label"), strings("de").header.languages.replace("{name}", "Deutsch"));
+    // What a screen reader announces for the toggle, as Chromium's accessibility tree has it.
+    const name = strings("de").header.languages.replace("{name}", "Deutsch");
+    const snapshot = await page.locator(".language-switcher").ariaSnapshot();
+    assert.ok(snapshot.includes(`"${name}"`), snapshot);
     await context.close();
   });
 });
@@ -146,6 +147,28 @@ describe("Arabic is laid out right to left", () => {
     assert.ok((await preloads()).every((href) => !href.includes("arabic")), (await preloads()).join(", "));
     await context.close();
   });
+});
+
+describe("search finds the visitor's language only", () => {
+  for (const [code, query] of [["de", "Cloud"], ["ar", "السحابية"]]) {
+    test(`on /${code}/, “${query}” finds ${code} pages, each in its own words`, async () => {
+      const { search } = strings(code);
+      const { page, context, problems } = await openPage(browser, 1280);
+      await page.goto(server.url + `/${code}/`);
+      await hydrated(page);
+      await page.waitForSelector("header.site-header[data-ready]");
+      await page.keyboard.press("Control+k");
+      const field = page.getByRole("searchbox", { name: search.title });
+      await field.fill(query);
+      await page.waitForFunction((q) => document.querySelector(".search-dialog__summary")?.textContent.includes(q), query);
+      const hrefs = await page.$$eval(".search-result", (links) => links.map((a) => a.getAttribute("href")));
+      assert.ok(hrefs.length > 0, `results for ${query}`);
+      assert.ok(hrefs.every((href) => href.startsWith(`/${code}/`)), hrefs.join(", "));
+      assert.equal(await field.getAttribute("placeholder"), search.placeholder);
+      assert.deepEqual(problems, []);
+      await context.close();
+    });
+  }
 });
 
 describe("the contact form in German and Arabic", () => {

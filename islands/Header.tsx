@@ -177,7 +177,6 @@ export default function Header({ brand, links, active, cta, search, languages, w
         </nav>
         <div className="site-header__actions">
           {searchControl("icon-button site-header__search", search.label, <Search aria-hidden="true" size={20} />)}
-          {languages.links.length > 1 && <LanguageSwitcher {...languages} words={words} />}
           <a className="button button--primary site-header__cta" href={cta.href}>
             {cta.label}
           </a>
@@ -206,6 +205,8 @@ export default function Header({ brand, links, active, cta, search, languages, w
               </a>
             </nav>
           </details>
+          {/* Last in the bar, so the keyboard meets the menu before it. */}
+          {languages.links.length > 1 && <LanguageSwitcher {...languages} words={words} />}
         </div>
       </div>
       {SearchDialog && (
@@ -225,11 +226,13 @@ function LanguageSwitcher({ label, current, links, words }: HeaderProps["languag
   const here = links.find((link) => link.current);
   return (
     <details className="language-switcher">
-      <summary className="icon-button language-switcher__toggle" aria-label={words.languages.replace("{name}", here?.name ?? current)}>
+      {/* Named by its words, not an aria-label: what it shows (EN) stays part of its name. */}
+      <summary className="icon-button language-switcher__toggle">
         <Globe aria-hidden="true" size={20} />
         <span className="language-switcher__code" aria-hidden="true">
           {current.toUpperCase()}
         </span>
+        <span className="visually-hidden">{words.languages.replace("{name}", here?.name ?? current)}</span>
       </summary>
       <nav className="language-switcher__panel" aria-label={label}>
         <ul>

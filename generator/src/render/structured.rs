@@ -65,6 +65,7 @@ fn event_data(site: &SiteConfig, base_url: &str, page: &Page, event: &Event, ima
         "location": location,
         "image": [image],
         "url": canonical_url(base_url, &page.route),
+        "inLanguage": page.lang,
         "organizer": organization(site, base_url),
         // Registration is free: the offer is a place, at no cost.
         "offers": {
