@@ -90,7 +90,7 @@ export async function measure({ times = 20, corpus } = {}) {
     );
     results.island = summary(
       await edits(site, "islands/Header.tsx", times,
-        (t, i) => t.replace('aria-label="Menu"', `aria-label="Menu ${i}"`),
+        (t, i) => t.replace("aria-label={words.menu}", `aria-label="Menu ${i}"`),
         async (i) => (await home()).includes(`aria-label="Menu ${i}"`)),
     );
   } finally {

@@ -205,7 +205,7 @@ describe("live preview", () => {
     await hydrated(page);
     const header = path.join(site, "islands/Header.tsx");
     const reloaded = page.waitForEvent("load", { timeout: 20_000 });
-    writeFileSync(header, readFileSync(header, "utf8").replace('aria-label="Menu"', 'aria-label="Site menu"'));
+    writeFileSync(header, readFileSync(header, "utf8").replace("aria-label={words.menu}", 'aria-label="Site menu"'));
     await reloaded;
     await hydrated(page);
     assert.equal(await page.locator(".site-header__toggle").getAttribute("aria-label"), "Site menu");
