@@ -25,6 +25,7 @@ pub mod schema;
 pub mod serve;
 pub mod storage;
 pub(crate) mod suggest;
+mod timing;
 
 pub use check::{check, Summary as CheckReport};
 pub use content::settings::Host;

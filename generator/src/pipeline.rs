@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::bundle::{Bundle, Bundles};
 use crate::content::settings::Host;
@@ -20,6 +20,8 @@ use crate::output::headers::{self, Rule};
 use crate::output::weight::{self, Weigher, Weight};
 use crate::output::{self, Files, Source};
 use crate::render::{self, environment, ssr, Rendered, Renderer, Settings};
+pub use crate::timing::process_cpu_time;
+use crate::timing::Stages;
 
 #[derive(Debug, Clone, Default)]
 pub struct Options {
@@ -207,56 +209,6 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
         drafts: options.drafts,
         redirects: published.redirects,
     })
-}
-
-/// The stages' timings, by the clock and in CPU time.
-struct Stages {
-    started: Instant,
-    started_cpu: Option<Duration>,
-    done: Vec<(&'static str, Duration)>,
-    cpu_done: Vec<(&'static str, Duration)>,
-}
-
-impl Stages {
-    fn start() -> Stages {
-        Stages {
-            started: Instant::now(),
-            started_cpu: process_cpu_time(),
-            done: Vec::new(),
-            cpu_done: Vec::new(),
-        }
-    }
-
-    fn time<T>(&mut self, name: &'static str, stage: impl FnOnce() -> T) -> T {
-        let (t, cpu) = (Instant::now(), process_cpu_time());
-        let result = stage();
-        self.done.push((name, t.elapsed()));
-        if let (Some(before), Some(after)) = (cpu, process_cpu_time()) {
-            self.cpu_done.push((name, after.saturating_sub(before)));
-        }
-        result
-    }
-
-    fn cpu(&self) -> Option<Duration> {
-        Some(process_cpu_time()?.saturating_sub(self.started_cpu?))
-    }
-}
-
-/// The CPU time this process has used so far, all threads.
-#[cfg(unix)]
-pub fn process_cpu_time() -> Option<Duration> {
-    let mut now = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime only writes the timespec it is given.
-    let status = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut now) };
-    (status == 0).then(|| Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
-}
-
-#[cfg(not(unix))]
-pub fn process_cpu_time() -> Option<Duration> {
-    None
 }
 
 /// The site root, absolute, so paths handed to esbuild and Node mean the same

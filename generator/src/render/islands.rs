@@ -63,6 +63,7 @@ impl Islands {
         kwargs: Kwargs,
     ) -> Result<Value, Error> {
         let hydrate_name: Option<String> = kwargs.get("hydrate")?;
+        let per_page: Option<Vec<String>> = kwargs.get("per_page")?;
         kwargs.assert_all_used()?;
         let hydrate = match hydrate_name.as_deref() {
             None => Hydrate::Load,
@@ -119,11 +120,36 @@ impl Islands {
                 )
             })?
         };
+        // Strings that differ from page to page (`per_page`, dotted paths with `*`
+        // for every item of a list) are rendered as numbered stand-ins and put in
+        // the HTML after: pages that differ only in them share one server render.
+        let (rendered_json, values) = match &per_page {
+            Some(paths) if !paths.is_empty() => {
+                let mut value: serde_json::Value = serde_json::from_str(&json).map_err(|e| {
+                    Error::new(ErrorKind::InvalidOperation, format!("island props: {e}"))
+                })?;
+                let mut values = Vec::new();
+                for path in paths {
+                    let segments: Vec<&str> = path.split('.').collect();
+                    stand_in(&mut value, &segments, &mut values);
+                }
+                (script_safe_json(&value.to_string()), values)
+            }
+            _ => (String::new(), Vec::new()),
+        };
         let json = script_safe_json(&json);
-        let html = self
+        let rendered_json = if values.is_empty() {
+            &json
+        } else {
+            &rendered_json
+        };
+        let mut html = self
             .ssr
-            .render(name, &json)
+            .render(name, rendered_json)
             .map_err(|e| Error::new(ErrorKind::InvalidOperation, e.to_string()))?;
+        for (i, value) in values.iter().enumerate() {
+            html = html.replace(&stand_in_token(i), &html_escape(value)).into();
+        }
 
         state
             .get_or_insert_extension(PageIslands::default())
@@ -177,5 +203,69 @@ impl Islands {
             runtime.url
         ));
         Value::from_safe_string(out)
+    }
+}
+
+/// The stand-in of the `i`th per-page string: private-use characters, which
+/// React writes as they are in text and attributes.
+fn stand_in_token(i: usize) -> String {
+    format!("\u{F8FF}{i}\u{F8FF}")
+}
+
+/// Replaces the strings at `path` (`*` for every item of a list) with stand-ins,
+/// keeping each replaced string in `values`.
+fn stand_in(value: &mut serde_json::Value, path: &[&str], values: &mut Vec<String>) {
+    let Some((first, rest)) = path.split_first() else {
+        if let serde_json::Value::String(s) = value {
+            values.push(std::mem::replace(s, stand_in_token(values.len())));
+        }
+        return;
+    };
+    match (value, *first) {
+        (serde_json::Value::Array(items), "*") => {
+            for item in items {
+                stand_in(item, rest, values);
+            }
+        }
+        (serde_json::Value::Object(map), key) => {
+            if let Some(v) = map.get_mut(key) {
+                stand_in(v, rest, values);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Text for HTML: in an attribute or between tags.
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#x27;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn per_page_strings_become_numbered_stand_ins() {
+        let mut props = serde_json::json!({
+            "active": "/about",
+            "languages": { "links": [{ "code": "en", "href": "/about/" }, { "code": "de", "href": "/de/about/" }] }
+        });
+        let mut values = Vec::new();
+        stand_in(
+            &mut props,
+            &["languages", "links", "*", "href"],
+            &mut values,
+        );
+        assert_eq!(values, ["/about/", "/de/about/"]);
+        assert_eq!(props["languages"]["links"][1]["href"], stand_in_token(1));
+        // Everything else is rendered as it is.
+        assert_eq!(props["active"], "/about");
+        assert_eq!(props["languages"]["links"][0]["code"], "en");
+        assert_eq!(html_escape("/a?b=1&c=\"x\""), "/a?b=1&amp;c=&quot;x&quot;");
     }
 }
