@@ -245,8 +245,8 @@ fn the_build_is_linear_in_its_pages_and_in_the_size_of_a_page() {
     );
     let language_posts = languages.root.join("content/pages/posts");
     problems.extend(check(
-        "a site in three languages",
-        "post in three languages",
+        "a site in three languages (a post is three pages)",
+        "post",
         300,
         &languages,
         |site, n| {
