@@ -23,6 +23,8 @@ export const props = z.strictObject({
         name: z.string(),
         dir: z.enum(["ltr", "rtl"]),
         href: z.string(),
+        /** The language of the page it leads to (that language's, or the default's home). */
+        hreflang: z.string(),
         current: z.boolean(),
         translated: z.boolean(),
       }),

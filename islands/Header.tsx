@@ -240,7 +240,7 @@ function LanguageSwitcher({ label, current, links, words }: HeaderProps["languag
             <li key={link.code}>
               <a
                 href={link.href}
-                hrefLang={link.code}
+                hrefLang={link.hreflang}
                 lang={link.code}
                 dir={link.dir}
                 aria-current={link.current ? "true" : undefined}

@@ -34,6 +34,9 @@ pub fn run(args: &CheckArgs) -> bool {
             c.missing_strings.len(),
             c.strings_file
         );
+        for route in &c.missing {
+            println!("  not translated: {route}");
+        }
         for key in &c.missing_strings {
             println!("  {}: missing `{key}`", c.strings_file);
         }

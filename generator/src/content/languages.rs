@@ -185,8 +185,25 @@ pub fn check_code(text: &str) -> Result<String, String> {
             _ => false,
         };
         if known && tag.validate().is_ok() && tag.private_use().is_none() {
-            let canonical = tag.canonicalize().unwrap_or_else(|_| tag.clone());
-            return Ok(canonical.to_string());
+            let canonical = tag
+                .canonicalize()
+                .unwrap_or_else(|_| tag.clone())
+                .to_string();
+            // One spelling, so file names, addresses and hreflang agree.
+            if canonical != text {
+                return Err(format!(
+                    "write the language code `{canonical}`, as BCP 47 spells it (the language in lowercase, a region in capitals)"
+                ));
+            }
+            return Ok(canonical);
+        }
+    }
+    // A POSIX locale written for a code: `fr_FR` is `fr-FR`.
+    if text.contains('_') {
+        if let Ok(code) = check_code(&text.replace('_', "-")) {
+            return Err(format!(
+                "`{text}` is not a language code: BCP 47 joins its parts with a hyphen; did you mean `{code}`?"
+            ));
         }
     }
     let lower = text.to_ascii_lowercase();
@@ -539,9 +556,9 @@ pub fn read_strings(root: &Path, languages: &Languages, labels: &[String]) -> St
                 _ => String::new(),
             };
             let what = if own.is_empty() && !files.contains_key(code) {
-                format!("there is no {file}")
+                "the file is missing".to_string()
             } else {
-                format!("{} has no {}{more}", file, shown.join(", "))
+                format!("no {}{more}", shown.join(", "))
             };
             read.warnings.push(
                 Diagnostic::new(
@@ -696,6 +713,12 @@ mod tests {
             .unwrap_err()
             .contains("did you mean `de`"));
         assert!(check_code("qq").is_err());
+        assert!(check_code("FR")
+            .unwrap_err()
+            .contains("write the language code `fr`"));
+        assert!(check_code("fr_FR")
+            .unwrap_err()
+            .contains("did you mean `fr-FR`?"));
         assert!(check_code("e n").is_err());
     }
 

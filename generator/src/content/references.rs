@@ -220,6 +220,30 @@ impl Checker<'_> {
             let d = self.sources.diagnostic(&file, &error);
             self.findings.errors.push(d);
         }
+        // A language with pages but no home: its address answers 404, and its
+        // switcher link from untranslated pages can only lead to the default's.
+        for language in &languages.all[1..] {
+            let pages = content.pages.iter().filter(|p| p.lang == language.code());
+            let (mut any, mut home) = (false, false);
+            for page in pages {
+                any = true;
+                home |= page.translation_key == "/";
+            }
+            if any && !home {
+                self.findings.warnings.push(
+                    Diagnostic::new(
+                        format!("content/pages/index.{}.yaml", language.code()),
+                        format!(
+                            "{} has pages but no home page: until this file is written, {}/ answers 404 and the language switcher leads to the {} home",
+                            language.name,
+                            languages.prefix(language.code()),
+                            languages.default_language().name
+                        ),
+                    )
+                    .as_warning(),
+                );
+            }
+        }
     }
 
     /// A link to a page this build holds back: a warning that names why.

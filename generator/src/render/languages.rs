@@ -52,6 +52,9 @@ pub struct Switch {
     pub name: String,
     pub dir: &'static str,
     pub href: String,
+    /// The language of what `href` leads to: this one's, or the default
+    /// language's when the language has no home page of its own yet.
+    pub hreflang: String,
     /// This page is in this language.
     pub current: bool,
     /// The page has a translation in this language (else the link leads home).
@@ -169,11 +172,18 @@ impl Translations {
                     } else {
                         None
                     };
+                    let href = own.map_or_else(|| self.home(l.code()), str::to_string);
+                    let lands_in_its_language =
+                        own.is_some() || self.route_in("/", l.code()).is_some();
                     Switch {
                         code: l.code().to_string(),
                         name: l.name.clone(),
                         dir: dir(l.direction),
-                        href: own.map_or_else(|| self.home(l.code()), str::to_string),
+                        hreflang: match lands_in_its_language {
+                            true => l.code().to_string(),
+                            false => self.languages.default_language().code().to_string(),
+                        },
+                        href,
                         current: l.code() == code,
                         translated: own.is_some(),
                     }
