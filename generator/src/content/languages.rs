@@ -125,9 +125,14 @@ impl Language {
 
     /// A date as the language writes it.
     pub fn date(&self, date: chrono::NaiveDate) -> String {
-        let text = match self.chrono_locale() {
-            Ok(locale) => date.format_localized(&self.date_format, locale).to_string(),
-            Err(_) => date.format(&self.date_format).to_string(),
+        self.date_in(date, self.chrono_locale().ok())
+    }
+
+    /// A date as the language writes it, its locale found once by the caller.
+    pub fn date_in(&self, date: chrono::NaiveDate, locale: Option<chrono::Locale>) -> String {
+        let text = match locale {
+            Some(locale) => date.format_localized(&self.date_format, locale).to_string(),
+            None => date.format(&self.date_format).to_string(),
         };
         self.digits(&text)
     }

@@ -22,6 +22,9 @@ pub struct Translations {
     /// Each address's language, for `localize`.
     base_url: String,
     strings: Strings,
+    /// Each language's view and month names' locale, found once a build: every
+    /// page reads them.
+    views: HashMap<String, (LanguageView, Option<chrono::Locale>)>,
 }
 
 /// The page's language as templates read it (`page.language`).
@@ -96,12 +99,31 @@ impl Translations {
         for members in groups.values_mut() {
             members.sort_by_key(|(lang, _)| order.get(lang).copied().unwrap_or(usize::MAX));
         }
-        Translations {
+        let mut translations = Translations {
             languages,
             groups,
             base_url: base_url.to_string(),
             strings: content.strings.clone(),
-        }
+            views: HashMap::new(),
+        };
+        translations.views = translations
+            .languages
+            .all
+            .iter()
+            .map(|language| {
+                let code = language.code();
+                let view = LanguageView {
+                    code: code.to_string(),
+                    name: language.name.clone(),
+                    dir: dir(language.direction),
+                    og_locale: language.og_locale(),
+                    home: translations.home(code),
+                    prefix: translations.languages.prefix(code),
+                };
+                (code.to_string(), (view, language.chrono_locale().ok()))
+            })
+            .collect();
+        translations
     }
 
     fn lang_of<'a>(&'a self, page: &'a Page) -> &'a str {
@@ -127,16 +149,8 @@ impl Translations {
     }
 
     pub fn of(&self, page: &Page) -> PageLanguages {
-        let code = self.lang_of(page);
-        let language = self.languages.get(code);
-        let view = LanguageView {
-            code: language.code().to_string(),
-            name: language.name.clone(),
-            dir: dir(language.direction),
-            og_locale: language.og_locale(),
-            home: self.home(code),
-            prefix: self.languages.prefix(code),
-        };
+        let code = self.languages.get(self.lang_of(page)).code();
+        let view = self.views[code].0.clone();
         let key = if page.translation_key.is_empty() {
             page.route.as_str()
         } else {
@@ -150,7 +164,10 @@ impl Translations {
                 .map(|(lang, route)| Alternate {
                     hreflang: lang.clone(),
                     url: canonical_url(&self.base_url, route),
-                    og_locale: self.languages.get(lang).og_locale(),
+                    og_locale: self
+                        .views
+                        .get(lang.as_str())
+                        .map_or_else(String::new, |(v, _)| v.og_locale.clone()),
                 })
                 .collect()
         } else {
@@ -421,8 +438,12 @@ pub fn words(translations: &Arc<Translations>, state: &State, section: &str) -> 
 pub fn date_long(translations: &Arc<Translations>, state: &State, value: &str) -> String {
     let code = page_language(state);
     let language = translations.languages.get(&code);
+    let locale = translations
+        .views
+        .get(language.code())
+        .and_then(|(_, l)| *l);
     match crate::content::values::check_date(value) {
-        Ok(date) => language.date(date),
+        Ok(date) => language.date_in(date, locale),
         Err(_) => value.to_string(),
     }
 }
