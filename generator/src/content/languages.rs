@@ -410,15 +410,6 @@ fn plural_group(key: &str) -> Option<&str> {
 }
 
 impl Strings {
-    /// The text of `key` in `code`, else in the default language.
-    pub fn get(&self, code: &str, default: &str, key: &str) -> Option<&str> {
-        self.by_language
-            .get(code)
-            .and_then(|m| m.get(key))
-            .or_else(|| self.by_language.get(default).and_then(|m| m.get(key)))
-            .map(String::as_str)
-    }
-
     /// Every key and text of a language (missing ones from the default).
     pub fn all(&self, code: &str, default: &str) -> BTreeMap<String, String> {
         let mut all = self
@@ -621,12 +612,10 @@ fn flatten(
             for (key, value) in entries {
                 let path = if prefix.is_empty() {
                     key.name.clone()
-                } else if prefix == LABELS {
-                    // A label is a key as written, dots and all.
-                    format!("{prefix}.{}", key.name)
                 } else {
                     format!("{prefix}.{}", key.name)
                 };
+                // A label is a key as written, dots and all: never a section.
                 if prefix == LABELS {
                     match &value.kind {
                         Kind::Str(_) => out.push((path, value.clone())),

@@ -179,13 +179,9 @@ pub fn environment(inputs: Inputs, translations: Arc<Translations>) -> Environme
     // The face of the page's script is preloaded: the Arabic face on pages in a
     // language written in Arabic, the Latin face elsewhere. The other loads
     // only when text of its script is shown (its `unicode-range`), swapping in.
+    let tr = translations.clone();
     env.add_function("fonts", move |state: &State| {
-        let code = state
-            .lookup("page")
-            .and_then(|p| p.get_attr("lang").ok())
-            .map(|l| l.to_string())
-            .unwrap_or_default();
-        let arabic = languages::written_in_arabic(&code);
+        let arabic = languages::written_in_arabic(&languages::page_language(&tr, state));
         let wanted: Vec<String> = fonts
             .iter()
             .filter(|url| arabic == url.contains("arabic"))

@@ -323,13 +323,15 @@ fn fill(text: &str, args: &[(String, String)]) -> String {
 }
 
 /// The language of the page being rendered.
-fn page_language(state: &State) -> String {
+/// The language of the page being rendered: its `lang`, or the default
+/// language's for a page that has none (the 404 page).
+pub fn page_language(translations: &Translations, state: &State) -> String {
     state
         .lookup("page")
         .and_then(|p| p.get_attr("lang").ok())
         .and_then(|l| l.as_str().map(str::to_string))
         .filter(|l| !l.is_empty())
-        .unwrap_or_default()
+        .unwrap_or_else(|| translations.languages.default_language().code().to_string())
 }
 
 /// `t(key, name=value, …)`: the page's language's words for `key`; `default=`
@@ -340,12 +342,7 @@ pub fn t(
     key: &str,
     kwargs: Kwargs,
 ) -> Result<Value, Error> {
-    let code = page_language(state);
-    let code = if code.is_empty() {
-        translations.languages.default_language().code().to_string()
-    } else {
-        code
-    };
+    let code = page_language(translations, state);
     let mut args: Vec<(String, Value)> = Vec::new();
     let mut fallback: Option<String> = None;
     for name in kwargs.args() {
@@ -398,7 +395,7 @@ pub fn t(
 
 /// `label(text)`: a label of site.yaml in the page's language.
 pub fn label(translations: &Arc<Translations>, state: &State, text: &str) -> String {
-    translations.label(&page_language(state), text)
+    translations.label(&page_language(translations, state), text)
 }
 
 /// `localized_link`: a link of site.yaml (`label`, `href`) in the page's language.
@@ -407,7 +404,7 @@ pub fn localized_link(
     state: &State,
     link: Value,
 ) -> Result<Value, Error> {
-    let code = page_language(state);
+    let code = page_language(translations, state);
     let text = |key: &str| -> Result<String, Error> {
         Ok(link.get_attr(key)?.as_str().unwrap_or_default().to_string())
     };
@@ -420,23 +417,18 @@ pub fn localized_link(
 
 /// `localize(href)`: an address of site.yaml, to the page's language's version.
 pub fn localize(translations: &Arc<Translations>, state: &State, href: &str) -> String {
-    translations.localize(&page_language(state), href)
+    translations.localize(&page_language(translations, state), href)
 }
 
 /// `words(section)`: every text of a section in the page's language, for an island.
 pub fn words(translations: &Arc<Translations>, state: &State, section: &str) -> Value {
-    let code = page_language(state);
-    let code = if code.is_empty() {
-        translations.languages.default_language().code().to_string()
-    } else {
-        code
-    };
+    let code = page_language(translations, state);
     Value::from(translations.section(&code, section))
 }
 
 /// `date_long`: a date as the page's language writes it.
 pub fn date_long(translations: &Arc<Translations>, state: &State, value: &str) -> String {
-    let code = page_language(state);
+    let code = page_language(translations, state);
     let language = translations.languages.get(&code);
     let locale = translations
         .views
