@@ -24,9 +24,38 @@ pub enum Command {
     /// Write the content files' JSON Schemas (schemas/) and the content
     /// reference (docs/content.md), generated from the models the build reads.
     Schema(SchemaArgs),
-    /// Show the contact messages `site serve` received (.site/messages/), or
-    /// write the Supabase migration of the messages' table.
+    /// Show the contact messages `site serve` received (.site/messages/).
     Messages(MessagesArgs),
+    /// Show the job applications `site serve` received (.site/applications/),
+    /// or the postings the applications' table takes them for.
+    Applications(ApplicationsArgs),
+    /// Check, or write, the files made from the forms' rules: the Supabase
+    /// migrations and islands/lib/forms.generated.ts.
+    Forms(FormsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ApplicationsArgs {
+    /// The site root.
+    #[arg(long, default_value = ".")]
+    pub root: PathBuf,
+    /// Print the applications as JSON, one object per line, oldest first.
+    #[arg(long)]
+    pub json: bool,
+    /// Print every job posting and until when it takes applications, as the JSON
+    /// rows of `public.job_openings` (deploy/sync-openings.mjs sends them), instead.
+    #[arg(long)]
+    pub openings: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct FormsArgs {
+    /// The site root.
+    #[arg(long, default_value = ".")]
+    pub root: PathBuf,
+    /// Write the files again, instead of checking them.
+    #[arg(long)]
+    pub write: bool,
 }
 
 #[derive(Debug, Args)]
@@ -37,10 +66,6 @@ pub struct MessagesArgs {
     /// Print the messages as JSON, one object per line, oldest first.
     #[arg(long)]
     pub json: bool,
-    /// Write supabase/migrations/…_contact_messages.sql from the table's rules and
-    /// contact.retention_months in content/site.yaml, instead.
-    #[arg(long)]
-    pub write_migration: bool,
 }
 
 #[derive(Debug, Args)]

@@ -13,6 +13,8 @@ fn main() {
         cli::Command::Check(args) => cmd::check::run(args),
         cli::Command::Schema(args) => cmd::schema::run(args),
         cli::Command::Messages(args) => cmd::messages::run(args),
+        cli::Command::Applications(args) => cmd::applications::run(args),
+        cli::Command::Forms(args) => cmd::forms::run(args),
     };
     if !ok {
         std::process::exit(1);

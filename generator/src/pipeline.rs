@@ -77,6 +77,9 @@ pub struct Report {
     pub drafts: bool,
     /// The addresses that redirect (for `site serve` to answer as the host does).
     pub redirects: Vec<content::publishing::Moved>,
+    /// Every job posting and until when it takes applications, closed ones too
+    /// (for `site serve`'s applications table).
+    pub openings: Vec<crate::forms::applications::Opening>,
 }
 
 /// What a long-running `site serve` keeps from one build to the next.
@@ -146,6 +149,8 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
     let (mut content, bundle) = stages.time("load + bundle", || {
         load_and_bundle(root, session, &unusable)
     })?;
+    let openings =
+        crate::forms::applications::openings(&content.pages, content.config.timezone.tz());
     let published = stages.time("publish", || {
         publish(&mut content, options, &mut session.listing_pages)
     })?;
@@ -208,6 +213,7 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
         held: published.held,
         drafts: options.drafts,
         redirects: published.redirects,
+        openings,
     })
 }
 

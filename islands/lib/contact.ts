@@ -1,8 +1,11 @@
 // The contact form's rules, apart from React: required fields, the attachment's
-// type and size, the storage key, and the messages the visitor sees.
+// type and size, the storage key, and the messages the visitor sees. The limits
+// are the table's and the bucket's (forms.generated.ts).
 
-export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
-export const ACCEPTED_TYPES = ["image/jpeg", "image/png", "image/gif"] as const;
+import { CONTACT_ATTACHMENTS, CONTACT_MESSAGES } from "./forms.generated.ts";
+
+export const MAX_ATTACHMENT_BYTES = CONTACT_ATTACHMENTS.maxBytes;
+export const ACCEPTED_TYPES = CONTACT_ATTACHMENTS.types;
 export const SEND_DELAY_MS = 1500;
 export const CACHE_CONTROL_SECONDS = "3600";
 
@@ -66,14 +69,12 @@ export function fieldsFromForm(control: (name: keyof Fields) => Control | null):
   };
 }
 
-// The same rule browsers apply to <input type="email">, and the messages' table.
-export const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+// The same rule browsers apply to <input type="email">, and the tables.
+export const EMAIL = new RegExp(CONTACT_MESSAGES.patterns.email);
 
-/**
- * The longest value of each text field, in characters: the bounds the messages'
- * table enforces too (generator/src/messages/policy.rs; a test holds them equal).
- */
-export const MAX_LENGTH = { name: 200, email: 254, phone: 50, company: 200, subject: 200, message: 5000 } as const;
+/** The longest value of each text field, in characters: the table's bounds. */
+const { name, email, phone, company, subject, message } = CONTACT_MESSAGES.maxLength;
+export const MAX_LENGTH = { name, email, phone, company, subject, message } as const;
 
 /** Characters as PostgreSQL counts them: code points, not UTF-16 units. */
 export const characters = (s: string) => Array.from(s).length;

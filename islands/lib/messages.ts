@@ -1,14 +1,15 @@
 // Delivery of a contact message to the `contact_messages` table of the Supabase
 // project (`contact.messages: supabase`), over PostgREST's plain HTTP: one POST,
-// no client library. The row's rules are the table's (generator/src/messages/).
+// no client library. The row's rules are the table's (generator/src/forms/).
 
 import type { Fields } from "./contact.ts";
+import { CONTACT_MESSAGES } from "./forms.generated.ts";
 
 /** Where messages go: the browser's console only, or the Supabase table. */
 export type MessagesMode = "console" | "supabase";
 
 /** The fewest milliseconds from the page's start to a message the table accepts. */
-export const MIN_FILL_MS = 3000;
+export const MIN_FILL_MS = CONTACT_MESSAGES.minFillMs;
 
 export type MessageRow = {
   name: string;

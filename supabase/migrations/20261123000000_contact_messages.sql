@@ -1,9 +1,9 @@
 -- The contact form's messages: the table, what the public may write, the spam
--- measures and how long messages are kept. Rendered from
--- generator/src/messages/policy.rs, by whose rules `site serve`'s built-in
--- backend decides too, and from contact.retention_months in
--- content/site.yaml (12); after changing either, run
---     site messages --write-migration
+-- measures and how long messages are kept. Rendered from generator/src/forms/,
+-- by whose rules `site serve`'s built-in backend decides too, and from
+-- contact.retention_months in content/site.yaml (12); after changing
+-- either, run
+--     site forms --write
 -- It can be applied any number of times. It needs pg_cron, which every
 -- Supabase project can enable (Database > Extensions).
 
@@ -65,7 +65,7 @@ alter table public.contact_messages add constraint contact_messages_status_check
 alter table public.contact_messages drop constraint if exists contact_messages_subject_check;
 alter table public.contact_messages add constraint contact_messages_subject_check check (char_length(subject) <= 200 and btrim(subject) <> '');
 
--- The public may insert a message, naming only the form's columns, and nothing
+-- The public may insert a row, naming only the form's columns, and nothing
 -- else: no SELECT (so no `return=representation`, and no reading back even its
 -- own row), UPDATE or DELETE. The team reads messages in the dashboard, as a
 -- role that bypasses row-level security.
@@ -208,8 +208,6 @@ begin
 end
 $$;
 revoke all on function private.contact_messages_attachment_url() from public, anon, authenticated;
--- Before the rate limit (triggers fire in the order of their names), so a
--- refused image is not counted.
 drop trigger if exists contact_messages_attachment_url on public.contact_messages;
 create trigger contact_messages_attachment_url
   before insert on public.contact_messages
@@ -218,7 +216,8 @@ create trigger contact_messages_attachment_url
 -- Retention: every night, messages older than 12 months are deleted
 -- (contact.retention_months in content/site.yaml; the privacy policy says so),
 -- and the rate limit's counts older than a day. cron.schedule replaces the job
--- of the same name.
+-- of the same name. Images go by
+-- deploy/delete-old-attachments.mjs: Supabase lets no SQL delete a file.
 create extension if not exists pg_cron with schema pg_catalog;
 select cron.schedule(
   'contact-messages-retention',

@@ -1,35 +1,36 @@
 //! `site messages`: what visitors sent through `site serve`'s contact form, newest
-//! last, or `--write-migration` to render the messages' table for Supabase.
+//! last.
 
-use site::messages::{policy, policy::Value, Inbox};
+use site::forms::contact::CONTACT_MESSAGES;
+use site::forms::postgres::Value;
+use site::rest::{Inbox, Row};
 
 use crate::cli::MessagesArgs;
 
-pub fn run(args: &MessagesArgs) -> bool {
-    if args.write_migration {
-        let months = site::content::message_settings(&args.root).retention_months;
-        let path = args.root.join(policy::MIGRATION);
-        return match std::fs::write(&path, policy::migration_sql(months)) {
-            Ok(()) => {
-                println!(
-                    "Wrote {} (messages kept {months} months): apply it to the Supabase \
-                     project as docs/deploy.md says",
-                    path.display()
-                );
-                true
-            }
-            Err(e) => {
-                eprintln!("error: cannot write {}: {e}", path.display());
-                false
-            }
-        };
+/// A column's value as text: empty when NULL.
+pub fn text(row: &Row, name: &str) -> String {
+    match row.get(name) {
+        Some(Value::Text(s)) => s.clone(),
+        Some(Value::Bool(b)) => b.to_string(),
+        Some(Value::Int(n)) => n.to_string(),
+        _ => String::new(),
     }
-    let rows = match Inbox::list(&args.root) {
-        Ok(rows) => rows,
+}
+
+/// The stored rows of a table, or None after saying why not.
+pub fn rows(root: &std::path::Path, table: &site::forms::table::Table) -> Option<Vec<Row>> {
+    match Inbox::list(root, table) {
+        Ok(rows) => Some(rows),
         Err(e) => {
             eprintln!("error: {e}");
-            return false;
+            None
         }
+    }
+}
+
+pub fn run(args: &MessagesArgs) -> bool {
+    let Some(rows) = rows(&args.root, &CONTACT_MESSAGES) else {
+        return false;
     };
     if args.json {
         for row in &rows {
@@ -38,12 +39,7 @@ pub fn run(args: &MessagesArgs) -> bool {
         return true;
     }
     for row in &rows {
-        let text = |name: &str| match row.get(name) {
-            Some(Value::Text(s)) => s.clone(),
-            Some(Value::Bool(b)) => b.to_string(),
-            Some(Value::Int(n)) => n.to_string(),
-            _ => String::new(),
-        };
+        let text = |name: &str| text(row, name);
         println!("── {} · from {}", text("received_at"), text("page"));
         println!("From:    {} <{}>", text("name"), text("email"));
         for (label, name) in [("Phone:", "phone"), ("Company:", "company")] {
@@ -68,7 +64,7 @@ pub fn run(args: &MessagesArgs) -> bool {
             1 => "1 message".to_string(),
             n => format!("{n} messages"),
         },
-        Inbox::dir(&args.root).display(),
+        Inbox::dir(&args.root, &CONTACT_MESSAGES).display(),
         settings.messages.as_str()
     );
     true

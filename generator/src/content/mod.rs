@@ -298,6 +298,13 @@ pub fn message_settings(root: &Path) -> site::MessageSettings {
     }
 }
 
+/// A retention setting of `site.yaml` (`careers.retention_months`), read on its
+/// own; `None` when absent or unreadable (the full load reports why).
+pub fn retention_months(root: &Path, setting: &str) -> Option<u32> {
+    let months: Option<site::RetentionMonths> = site_yaml_section(root, setting);
+    months.map(|m| m.0)
+}
+
 /// `site.yaml`'s `timeouts`, read on their own: the bundle starts before the
 /// content is loaded.
 pub fn timeouts(root: &Path) -> site::Timeouts {

@@ -69,6 +69,9 @@ pub struct SiteConfig {
     /// Where the contact form's attachments go.
     #[serde(default)]
     pub storage: Storage,
+    /// The job application form's settings.
+    #[serde(default)]
+    pub careers: Careers,
     /// Page-weight budgets, checked by every build.
     #[serde(default)]
     pub budgets: Option<Budgets>,
@@ -321,6 +324,29 @@ pub struct Contact {
     pub retention_months: RetentionMonths,
 }
 
+/// The job application form: how long applications and CVs are kept.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Careers {
+    /// How long applications and their CVs are kept before a nightly job deletes
+    /// them, in months (1 to 120). Default: 6. The applicants' privacy notice
+    /// must say the same (a test holds them together).
+    #[serde(default = "six_months")]
+    pub retention_months: RetentionMonths,
+}
+
+impl Default for Careers {
+    fn default() -> Careers {
+        Careers {
+            retention_months: six_months(),
+        }
+    }
+}
+
+fn six_months() -> RetentionMonths {
+    RetentionMonths(6)
+}
+
 /// Where the contact form's messages go.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -373,8 +399,7 @@ impl JsonSchema for RetentionMonths {
             "type": "integer",
             "minimum": 1,
             "maximum": 120,
-            "default": 12,
-            "description": "Months a contact message is kept, 1 to 120."
+            "description": "Months kept, 1 to 120."
         })
     }
 }

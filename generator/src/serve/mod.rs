@@ -10,7 +10,7 @@ mod watch;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, RwLock};
 use std::time::Duration;
 
 use axum::routing::get;
@@ -18,8 +18,9 @@ use axum::Router;
 
 use crate::content;
 use crate::diagnostics::{self, Diagnostic};
-use crate::messages;
+use crate::forms::applications::Opening;
 use crate::pipeline::{self, Report, Session};
+use crate::rest;
 use crate::storage::{self, Bucket, Store};
 use files::Files;
 use live::Live;
@@ -59,8 +60,8 @@ pub enum Error {
     Root(PathBuf, std::io::Error),
     #[error("cannot prepare the storage folder .site/storage: {0}")]
     Storage(std::io::Error),
-    #[error("cannot prepare the messages folder .site/messages: {0}")]
-    Messages(crate::messages::InboxError),
+    #[error("cannot prepare a folder of the forms' rows under .site/: {0}")]
+    Messages(crate::rest::InboxError),
     #[error("{0}")]
     Watch(String),
     #[error("cannot start the server runtime: {0}")]
@@ -94,33 +95,41 @@ where
     let files = Arc::new(Files::new(&build_options.out, true));
     let mut session = Session::serving();
     let mut panel = Panel::default();
+    // The postings of the last good build, for the applications' table.
+    let openings: Arc<RwLock<Vec<Opening>>> = Arc::default();
+    let served = Served {
+        live: live.clone(),
+        files: files.clone(),
+        openings: openings.clone(),
+    };
     build(
         &build_options,
         &mut session,
-        &live,
-        &files,
+        &served,
         &mut panel,
         &*on_event,
     );
 
     let store = Arc::new(storage_for(&build_options, &*on_event)?);
-    let backend = Arc::new(messages::http::Backend {
-        inbox: messages::Inbox::open(&build_options.root).map_err(Error::Messages)?,
+    let inboxes = crate::forms::TABLES
+        .iter()
+        .map(|table| rest::Inbox::open(&build_options.root, table))
+        .collect::<Result<_, _>>()
+        .map_err(Error::Messages)?;
+    let backend = Arc::new(rest::http::Backend {
+        inboxes,
         anon_key: store.anon_key.clone(),
+        store: store.clone(),
+        openings,
         storage_url: content::storage_settings(&build_options.root).url,
         trust_proxy,
     });
     let (tx, rx) = mpsc::channel();
     let _watcher = watch::watch(&build_options.root, DEBOUNCE, tx).map_err(Error::Watch)?;
     {
-        let (live, files, options, on_event) = (
-            live.clone(),
-            files.clone(),
-            build_options.clone(),
-            on_event.clone(),
-        );
+        let (options, on_event) = (build_options.clone(), on_event.clone());
         std::thread::spawn(move || {
-            rebuild_loop(&options, session, panel, &rx, &live, &files, &*on_event)
+            rebuild_loop(&options, session, panel, &rx, &served, &*on_event)
         });
     }
 
@@ -161,19 +170,17 @@ fn storage_for(options: &pipeline::Options, on_event: &dyn Fn(Event)) -> Result<
             names.join(", ")
         )));
     }
-    Store::new(
-        &options.root.join(".site").join("storage"),
-        buckets,
-        &settings.anon_key,
-    )
-    .map_err(Error::Storage)
+    let dir = options.root.join(".site").join("storage");
+    let mut store = Store::new(&dir, buckets, &settings.anon_key).map_err(Error::Storage)?;
+    store.service_key = storage::service_key(&dir).map_err(Error::Storage)?;
+    Ok(store)
 }
 
 fn app(
     live: Arc<Live>,
     files: Arc<Files>,
     store: Arc<Store>,
-    backend: Arc<messages::http::Backend>,
+    backend: Arc<rest::http::Backend>,
 ) -> Router {
     let live_routes = Router::new()
         .route(live::EVENTS_PATH, get(live::events))
@@ -182,7 +189,7 @@ fn app(
     let site = Router::new().fallback(files::serve).with_state(files);
     live_routes
         .merge(storage::http::router(store))
-        .merge(messages::http::router(backend))
+        .merge(rest::http::router(backend))
         .merge(site)
 }
 
@@ -194,19 +201,27 @@ struct Panel {
     text: String,
 }
 
+/// What a build updates for the server: open pages, the files, the postings.
+struct Served {
+    live: Arc<Live>,
+    files: Arc<Files>,
+    openings: Arc<RwLock<Vec<Opening>>>,
+}
+
 /// One build: on success open pages reload, then the report goes to the caller;
 /// on failure the last good site stays and the errors go to the caller and to
 /// the pages' overlay.
 fn build(
     options: &pipeline::Options,
     session: &mut Session,
-    live: &Live,
-    files: &Files,
+    served: &Served,
     panel: &mut Panel,
     on_event: &dyn Fn(Event),
 ) {
+    let (live, files) = (&served.live, &served.files);
     match pipeline::build_in(options, session) {
         Ok(report) => {
+            *served.openings.write().unwrap_or_else(|p| p.into_inner()) = report.openings.clone();
             files.built(
                 report.host,
                 report.served_headers.clone(),
@@ -232,8 +247,7 @@ fn rebuild_loop(
     mut session: Session,
     mut panel: Panel,
     rx: &mpsc::Receiver<Vec<Change>>,
-    live: &Live,
-    files: &Files,
+    served: &Served,
     on_event: &dyn Fn(Event),
 ) {
     while let Ok(mut changes) = rx.recv() {
@@ -247,6 +261,6 @@ fn rebuild_loop(
         if changes.contains(&Change::Islands) {
             session.islands_changed();
         }
-        build(options, &mut session, live, files, &mut panel, on_event);
+        build(options, &mut session, served, &mut panel, on_event);
     }
 }

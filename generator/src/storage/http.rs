@@ -1,6 +1,9 @@
 //! The storage API over HTTP, as `@supabase/storage-js` speaks it (see
 //! `shared/storage-protocol.md`): `POST /storage/v1/object/{bucket}/{key}` with a
-//! multipart body, and `GET /storage/v1/object/public/{bucket}/{key}`.
+//! multipart body, `GET /storage/v1/object/public/{bucket}/{key}` for a public
+//! bucket, and `GET /storage/v1/object/authenticated/{bucket}/{key}` (or without
+//! `authenticated/`), which only the service key may read: the public has no
+//! SELECT policy, so to it every object there is not found.
 //!
 //! Like the real server, every 4xx error is sent with HTTP 400 and the real status
 //! as a string in the JSON body (`{"statusCode","error","message","code"}`), and the
@@ -44,8 +47,12 @@ pub fn router(store: Arc<Store>) -> Router {
             get(public_object).options(preflight),
         )
         .route(
+            "/storage/v1/object/authenticated/{bucket}/{*key}",
+            get(authenticated_object).options(preflight),
+        )
+        .route(
             "/storage/v1/object/{bucket}/{*key}",
-            post(upload).options(preflight),
+            post(upload).get(authenticated_object).options(preflight),
         )
         // Bounded by `BoundedBody` instead, which also lets the client hear the 413.
         .layer(DefaultBodyLimit::disable())
@@ -244,7 +251,7 @@ async fn receive(
         .get("x-upsert")
         .is_some_and(|v| v.as_bytes() == b"true");
     let (bucket_name, key) = path_params(path)?;
-    authorize(store, request.headers())?;
+    let role = authorize(store, request.headers())?;
     let bucket = store.bucket(&bucket_name)?.clone();
     let mut multipart = Multipart::from_request(request, &())
         .await
@@ -284,6 +291,7 @@ async fn receive(
             mime: &essence(&declared),
             cache_control: cache_control.as_deref(),
             upsert,
+            role,
         };
         let id = store_file(store, &bucket, wanted, field).await?;
         return Ok((bucket_name, key, id));
@@ -326,7 +334,15 @@ fn max_age(seconds: &str) -> Result<String, StorageError> {
     }
 }
 
-fn authorize(store: &Store, headers: &HeaderMap) -> Result<(), StorageError> {
+/// Who a request is: the public (the anon key), or the project's service role,
+/// which row-level security does not bind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Anon,
+    Service,
+}
+
+fn authorize(store: &Store, headers: &HeaderMap) -> Result<Role, StorageError> {
     let auth = headers
         .get(header::AUTHORIZATION)
         .ok_or(StorageError::NoAuthorization)?
@@ -334,9 +350,14 @@ fn authorize(store: &Store, headers: &HeaderMap) -> Result<(), StorageError> {
         .unwrap_or("");
     // Exactly `Bearer <key>`. Header values lose trailing spaces on the way, so an
     // empty key arrives as `Bearer`.
-    let expected = format!("Bearer {}", store.anon_key);
-    if auth == expected || auth == expected.trim_end() {
-        Ok(())
+    let is = |key: &str| {
+        let expected = format!("Bearer {key}");
+        auth == expected || auth == expected.trim_end()
+    };
+    if !store.service_key.is_empty() && is(&store.service_key) {
+        Ok(Role::Service)
+    } else if is(&store.anon_key) {
+        Ok(Role::Anon)
     } else {
         Err(StorageError::AccessDenied("Invalid Compact JWS".into()))
     }
@@ -365,6 +386,7 @@ struct Wanted<'a> {
     mime: &'a str,
     cache_control: Option<&'a str>,
     upsert: bool,
+    role: Role,
 }
 
 /// The refusal of the database's row-level security, word for word.
@@ -383,6 +405,7 @@ async fn store_file(
         mime,
         cache_control,
         upsert,
+        role,
     } = wanted;
     if !bucket.allows(mime) {
         return Err(StorageError::InvalidMimeType(mime.to_string()));
@@ -390,7 +413,8 @@ async fn store_file(
     super::validate_key(key)?;
     // The production policy lets the public insert new objects under its folder
     // and nothing else; an upsert needs UPDATE, which the public does not have.
-    if upsert || !bucket.permits_insert(key) {
+    // (Here nothing is ever overwritten, the service role's uploads included.)
+    if role == Role::Anon && (upsert || !bucket.permits_insert(key)) {
         return Err(refused_by_policy());
     }
     if store.exists(bucket, key)? {
@@ -419,7 +443,13 @@ async fn store_file(
         return Err(StorageError::ContentMismatch(mime.to_string()));
     }
     let cache_control = cache_control.unwrap_or("no-cache");
-    let meta = tokio::task::block_in_place(|| upload.commit(mime, cache_control))?;
+    let meta = tokio::task::block_in_place(|| {
+        // A Word document is a ZIP of particular parts, known only once whole.
+        if !upload.is_whole(mime)? {
+            return Err(StorageError::ContentMismatch(mime.to_string()));
+        }
+        upload.commit(mime, cache_control)
+    })?;
     Ok(meta.id)
 }
 
@@ -429,23 +459,51 @@ async fn public_object(
     method: Method,
     headers: HeaderMap,
 ) -> Response {
-    match read_public(&store, path, &method, &headers).await {
+    let read = async {
+        let (bucket_name, key) = path_params(path)?;
+        let bucket = store.bucket(&bucket_name)?;
+        if !bucket.public {
+            return Err(StorageError::NoSuchBucket);
+        }
+        read_object(&store, bucket, &key, &method, &headers).await
+    };
+    match read.await {
         Ok(r) => cors(r),
         Err(e) => e.into_response(),
     }
 }
 
-async fn read_public(
-    store: &Store,
+/// An object read with a key: the service role reads any; the public, with no
+/// SELECT policy on `storage.objects`, finds none.
+async fn authenticated_object(
+    State(store): State<Arc<Store>>,
     path: Result<Path<(String, String)>, PathRejection>,
+    method: Method,
+    headers: HeaderMap,
+) -> Response {
+    let read = async {
+        let (bucket_name, key) = path_params(path)?;
+        let role = authorize(&store, &headers)?;
+        let bucket = store.bucket(&bucket_name)?;
+        if role == Role::Anon {
+            return Err(StorageError::NoSuchKey);
+        }
+        read_object(&store, bucket, &key, &method, &headers).await
+    };
+    match read.await {
+        Ok(r) => cors(r),
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn read_object(
+    store: &Store,
+    bucket: &Bucket,
+    key: &str,
     method: &Method,
     headers: &HeaderMap,
 ) -> Result<Response, StorageError> {
-    let (bucket_name, key) = path_params(path)?;
-    let bucket = store.bucket(&bucket_name)?;
-    if !bucket.public {
-        return Err(StorageError::NoSuchBucket);
-    }
+    let key = key.to_string();
     let (meta, data) = store.get(bucket, &key)?;
     let content_type = if meta.content_type.starts_with("text/html") {
         "text/plain".to_string()

@@ -130,7 +130,30 @@ pub fn content_matches(mime: &str, head: &[u8]) -> bool {
         "image/png" => head.starts_with(b"\x89PNG\r\n\x1a\n"),
         "image/jpeg" => head.starts_with(&[0xFF, 0xD8, 0xFF]),
         "image/gif" => head.starts_with(b"GIF87a") || head.starts_with(b"GIF89a"),
+        "application/pdf" => head.starts_with(b"%PDF-"),
+        policy::DOCX => head.starts_with(b"PK\x03\x04"),
         _ => true,
+    }
+}
+
+/// Whether a whole file is what its type says, beyond its leading bytes: a
+/// Word document is a ZIP holding `[Content_Types].xml` and `word/document.xml`
+/// (any other ZIP renamed `.docx` is not one).
+pub fn whole_content_matches(mime: &str, file: std::fs::File) -> bool {
+    if mime != policy::DOCX {
+        return true;
+    }
+    match zip::ZipArchive::new(std::io::BufReader::new(file)) {
+        Ok(archive) => {
+            let names: Vec<String> = archive
+                .file_names()
+                .filter_map(Result::ok)
+                .map(|n| n.into_owned())
+                .collect();
+            let has = |name: &str| names.iter().any(|n| n == name);
+            has("[Content_Types].xml") && has("word/document.xml")
+        }
+        Err(_) => false,
     }
 }
 
@@ -139,6 +162,35 @@ pub struct Store {
     dir: PathBuf,
     pub buckets: Vec<Bucket>,
     pub anon_key: String,
+    /// The key that reads private buckets (`.site/storage/service-role-key`,
+    /// made on first use); empty for none.
+    pub service_key: String,
+}
+
+/// The service role's key of the storage in `dir`: `SITE_SERVICE_ROLE_KEY`, else
+/// the one kept in `dir/service-role-key`, else a new random one kept there,
+/// readable by its owner only.
+pub fn service_key(dir: &Path) -> std::io::Result<String> {
+    if let Ok(key) = std::env::var("SITE_SERVICE_ROLE_KEY") {
+        if !key.trim().is_empty() {
+            return Ok(key.trim().to_string());
+        }
+    }
+    let path = dir.join("service-role-key");
+    if let Ok(key) = std::fs::read_to_string(&path) {
+        if !key.trim().is_empty() {
+            return Ok(key.trim().to_string());
+        }
+    }
+    std::fs::create_dir_all(dir)?;
+    let key = format!("local-service-{}", uuid::Uuid::new_v4().simple());
+    std::fs::write(&path, &key)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))?;
+    }
+    Ok(key)
 }
 
 impl Store {
@@ -154,6 +206,7 @@ impl Store {
             dir: dir.to_path_buf(),
             buckets,
             anon_key: anon_key.to_string(),
+            service_key: String::new(),
         })
     }
 
@@ -170,16 +223,9 @@ impl Store {
 
     /// The folder of an object; the key is validated, so the path stays inside its bucket.
     fn object_dir(&self, bucket: &Bucket, key: &str) -> Result<PathBuf, StorageError> {
-        let segments = validate_key(key)?;
-        let mut path = self.dir.join(&bucket.name);
-        let (last, parents) = segments
-            .split_last()
-            .ok_or_else(|| StorageError::InvalidKey(key.into()))?;
-        for s in parents {
-            path.push(s);
-        }
-        path.push(format!("{last}~object"));
-        Ok(path)
+        local_file(&self.dir, &bucket.name, key)
+            .and_then(|data| data.parent().map(Path::to_path_buf))
+            .ok_or_else(|| StorageError::InvalidKey(key.into()))
     }
 
     pub fn exists(&self, bucket: &Bucket, key: &str) -> Result<bool, StorageError> {
@@ -214,6 +260,17 @@ impl Store {
     }
 }
 
+/// Where the object at `key` of `bucket` keeps its bytes under `dir`
+/// (`.site/storage/`), if `key` is a valid key.
+pub fn local_file(dir: &Path, bucket: &str, key: &str) -> Option<PathBuf> {
+    let segments = validate_key(key).ok()?;
+    let (last, parents) = segments.split_last()?;
+    let mut path = dir.join(bucket);
+    path.extend(parents);
+    path.push(format!("{last}~object"));
+    Some(path.join("data"))
+}
+
 fn internal(e: std::io::Error) -> StorageError {
     StorageError::Internal(e.to_string())
 }
@@ -231,6 +288,16 @@ pub struct Upload {
 impl Upload {
     pub fn size(&self) -> u64 {
         self.size
+    }
+
+    /// Whether the bytes written are, whole, what `mime` says.
+    pub fn is_whole(&mut self, mime: &str) -> Result<bool, StorageError> {
+        if let Some(file) = self.file.as_mut() {
+            use std::io::Write;
+            file.flush().map_err(internal)?;
+        }
+        let file = std::fs::File::open(self.tmp.join("data")).map_err(internal)?;
+        Ok(whole_content_matches(mime, file))
     }
 
     pub fn write(&mut self, chunk: &[u8]) -> Result<(), StorageError> {

@@ -15,8 +15,9 @@ pub struct BucketPolicy {
     /// Bytes.
     pub file_size_limit: u64,
     pub allowed_mime_types: &'static [&'static str],
-    /// The only folder the public may upload into.
-    pub insert_folder: &'static str,
+    /// The only folder the public may upload into; `None` when the pattern
+    /// names the folders (one per job posting).
+    pub insert_folder: Option<&'static str>,
     /// What every uploaded key must look like, as a regular expression that means
     /// the same to PostgreSQL (`~`), Rust's regex and JavaScript.
     pub insert_key_pattern: &'static str,
@@ -33,13 +34,28 @@ pub const CONTACT_ATTACHMENTS: BucketPolicy = BucketPolicy {
     public: true,
     file_size_limit: 5 * 1024 * 1024,
     allowed_mime_types: &["image/jpeg", "image/png", "image/gif"],
-    insert_folder: "public",
+    insert_folder: Some("public"),
     insert_key_pattern: "^public/[0-9]{13}_[A-Za-z0-9._-]{1,91}$",
     insert_key_form: "public/<13-digit millisecond timestamp>_<safe file name>",
 };
 
+/// The MIME type of a Word document (.docx).
+pub const DOCX: &str = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+
+/// Job applicants' CVs: private, so nothing anonymous reads one back. Each under
+/// its posting's folder, `<job id>/<timestamp>_<file name>`.
+pub const APPLICATIONS: BucketPolicy = BucketPolicy {
+    name: "applications",
+    public: false,
+    file_size_limit: 10 * 1024 * 1024,
+    allowed_mime_types: &["application/pdf", DOCX],
+    insert_folder: None,
+    insert_key_pattern: "^[a-z0-9][a-z0-9-]{0,99}/[0-9]{13}_[A-Za-z0-9._-]{1,91}$",
+    insert_key_form: "<job id>/<13-digit millisecond timestamp>_<safe file name>",
+};
+
 /// Every bucket of the production project.
-pub const BUCKETS: &[&BucketPolicy] = &[&CONTACT_ATTACHMENTS];
+pub const BUCKETS: &[&BucketPolicy] = &[&CONTACT_ATTACHMENTS, &APPLICATIONS];
 
 /// The migration's path below the repository root.
 #[cfg_attr(not(test), allow(dead_code))]
@@ -50,7 +66,10 @@ impl BucketPolicy {
     /// migration's row-level security policy. An unreadable pattern refuses all.
     /// (Uploads are rare; compiling the pattern each time costs microseconds.)
     pub fn permits_insert(&self, key: &str) -> bool {
-        let folder = key.split('/').next() == Some(self.insert_folder) && key.contains('/');
+        let folder = key.contains('/')
+            && self
+                .insert_folder
+                .is_none_or(|f| key.split('/').next() == Some(f));
         folder
             && Regex::new(self.insert_key_pattern)
                 .map(|p| p.is_match(key))
@@ -58,13 +77,12 @@ impl BucketPolicy {
     }
 }
 
-#[cfg_attr(not(test), allow(dead_code))]
 fn sql_text(s: &str) -> String {
     format!("'{}'", s.replace('\'', "''"))
 }
 
-/// The SQL that creates the buckets and their policies in a Supabase project.
-/// It can run any number of times.
+/// The SQL that creates the contact form's bucket and its policy in a Supabase
+/// project. It can run any number of times.
 #[cfg_attr(not(test), allow(dead_code))]
 pub fn migration_sql() -> String {
     let mut sql = String::from(
@@ -74,45 +92,58 @@ pub fn migration_sql() -> String {
          --     UPDATE_MIGRATION=1 cargo test migration\n\
          -- to write this file again. It can be applied any number of times.\n",
     );
-    for b in BUCKETS {
-        let types: Vec<String> = b.allowed_mime_types.iter().map(|t| sql_text(t)).collect();
-        let name = sql_text(b.name);
-        let policy = format!("\"{}: public uploads\"", b.name);
-        sql.push_str(&format!(
-            "\n\
-             insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types)\n\
-             values ({name}, {name}, {public}, {limit}, array[{types}])\n\
-             on conflict (id) do update set\n  \
-               public = excluded.public,\n  \
-               file_size_limit = excluded.file_size_limit,\n  \
-               allowed_mime_types = excluded.allowed_mime_types;\n\
-             \n\
-             -- The public may upload new objects, only into this bucket, only under\n\
-             -- {folder}/, and only with keys of the form the site makes:\n\
-             --     {form}\n\
-             -- There is no UPDATE, DELETE or SELECT policy for anon: it cannot overwrite\n\
-             -- (an upsert needs UPDATE), remove or list anyone's uploads. Public reads\n\
-             -- go through the bucket's public URL, which needs no policy.\n\
-             drop policy if exists {policy} on storage.objects;\n\
-             create policy {policy}\n  \
-               on storage.objects\n  \
-               for insert\n  \
-               to anon\n  \
-               with check (\n    \
-                 bucket_id = {name}\n    \
-                 and (storage.foldername(name))[1] = {folder_text}\n    \
-                 and name ~ {pattern}\n  \
-               );\n",
-            public = b.public,
-            limit = b.file_size_limit,
-            types = types.join(", "),
-            folder = b.insert_folder,
-            form = b.insert_key_form,
-            folder_text = sql_text(b.insert_folder),
-            pattern = sql_text(b.insert_key_pattern),
-        ));
-    }
+    sql.push_str(&bucket_sql(&CONTACT_ATTACHMENTS));
     sql
+}
+
+/// The SQL that creates one bucket, its limits and the public's upload policy.
+pub fn bucket_sql(b: &BucketPolicy) -> String {
+    let types: Vec<String> = b.allowed_mime_types.iter().map(|t| sql_text(t)).collect();
+    let name = sql_text(b.name);
+    let policy = format!("\"{}: public uploads\"", b.name);
+    let (place, folder_check) = match b.insert_folder {
+        Some(folder) => (
+            format!("only under\n-- {folder}/,"),
+            format!(
+                "\n    and (storage.foldername(name))[1] = {}",
+                sql_text(folder)
+            ),
+        ),
+        None => ("only in its\n-- folders,".to_string(), String::new()),
+    };
+    let reads = if b.public {
+        "Public reads\n-- go through the bucket's public URL, which needs no policy."
+    } else {
+        "The bucket is\n-- private: no public URL, and nothing anonymous reads an object back."
+    };
+    format!(
+        "\n\
+         insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types)\n\
+         values ({name}, {name}, {public}, {limit}, array[{types}])\n\
+         on conflict (id) do update set\n  \
+           public = excluded.public,\n  \
+           file_size_limit = excluded.file_size_limit,\n  \
+           allowed_mime_types = excluded.allowed_mime_types;\n\
+         \n\
+         -- The public may upload new objects, only into this bucket, {place} and only with keys of the form the site makes:\n\
+         --     {form}\n\
+         -- There is no UPDATE, DELETE or SELECT policy for anon: it cannot overwrite\n\
+         -- (an upsert needs UPDATE), remove or list anyone's uploads. {reads}\n\
+         drop policy if exists {policy} on storage.objects;\n\
+         create policy {policy}\n  \
+           on storage.objects\n  \
+           for insert\n  \
+           to anon\n  \
+           with check (\n    \
+             bucket_id = {name}{folder_check}\n    \
+             and name ~ {pattern}\n  \
+           );\n",
+        public = b.public,
+        limit = b.file_size_limit,
+        types = types.join(", "),
+        form = b.insert_key_form,
+        pattern = sql_text(b.insert_key_pattern),
+    )
 }
 
 #[cfg(test)]

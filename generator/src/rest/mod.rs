@@ -1,26 +1,27 @@
-//! Contact messages: the table the form writes to when `contact.messages` is
-//! `supabase` (`policy.rs`, from which the migration is rendered), and `site
-//! serve`'s own stand-in for it (`http.rs`), which keeps each message it accepts as
-//! one JSON file under `.site/messages/`.
+//! `site serve`'s stand-in for the forms' tables of the Supabase project: the
+//! PostgREST insert (`http.rs`), deciding each row by the table's description
+//! (`crate::forms`), and an inbox per table that keeps each accepted row as one
+//! JSON file under `.site/<rows>/` (`.site/messages/`, `.site/applications/`).
 //!
-//! A message file is written whole in `.site/messages/.tmp/` and renamed into
+//! A row's file is written whole in `.site/<rows>/.tmp/` and renamed into
 //! place, so a reader never sees half of one and a stopped server leaves none.
 
 pub mod http;
-pub mod policy;
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use policy::Value;
+use crate::forms::postgres::Value;
+use crate::forms::table::Table;
 
-/// A stored message: every column, by name.
+/// A stored row: every column, by name.
 pub type Row = BTreeMap<String, Value>;
 
 #[derive(Debug)]
 pub struct Inbox {
+    pub table: &'static Table,
     dir: PathBuf,
     /// Recent accepted messages per rate-limit key, oldest first.
     recent: Mutex<Recent>,
@@ -32,43 +33,49 @@ pub enum InboxError {
     Write(PathBuf, std::io::Error),
     #[error("cannot read {0}: {1}")]
     Read(PathBuf, std::io::Error),
-    #[error("{0} is not a message: {1}")]
+    #[error("{0} is not a stored row: {1}")]
     Parse(PathBuf, serde_json::Error),
 }
 
 impl Inbox {
-    /// Where the site at `root` keeps its messages: `.site/messages/`.
-    pub fn dir(root: &Path) -> PathBuf {
-        root.join(".site").join("messages")
+    /// Where the site at `root` keeps `table`'s rows: `.site/messages/`.
+    pub fn dir(root: &Path, table: &Table) -> PathBuf {
+        root.join(".site").join(table.rows)
     }
 
-    /// The inbox of the site at `root`.
-    pub fn open(root: &Path) -> Result<Inbox, InboxError> {
-        let dir = Inbox::dir(root);
+    /// The inbox of `table` of the site at `root`.
+    pub fn open(root: &Path, table: &'static Table) -> Result<Inbox, InboxError> {
+        let dir = Inbox::dir(root, table);
         let tmp = dir.join(".tmp");
         // Parts of messages cut short by a stopped server.
         let _ = std::fs::remove_dir_all(&tmp);
         std::fs::create_dir_all(&tmp).map_err(|e| InboxError::Write(tmp.clone(), e))?;
         Ok(Inbox {
+            table,
             dir,
             recent: Mutex::new(Recent::default()),
         })
     }
 
     /// Whether the messages of a request, each with its rate-limit keys, may all
-    /// come now: no key reaches [`policy::RATE_LIMIT`] in the last window. Else
+    /// come now: no key reaches the table's rate limit in the last window. Else
     /// the first key, in the trigger's order, that would pass it.
     pub fn may_admit(&self, rows: &[Vec<String>], now: Instant) -> Result<(), String> {
         let mut recent = self.recent.lock().unwrap_or_else(|p| p.into_inner());
-        recent.forget_old(now);
-        recent.within_limit(rows, now)
+        recent.forget_old(now, self.limits().1);
+        recent.within_limit(rows, now, self.limits())
+    }
+
+    fn limits(&self) -> (usize, Duration) {
+        let spam = &self.table.spam;
+        (spam.rate_limit, Duration::from_secs(spam.window_seconds))
     }
 
     /// As [`Inbox::may_admit`], and when they may, they are counted.
     pub fn admit(&self, rows: &[Vec<String>], now: Instant) -> Result<(), String> {
         let mut recent = self.recent.lock().unwrap_or_else(|p| p.into_inner());
-        recent.forget_old(now);
-        recent.within_limit(rows, now)?;
+        recent.forget_old(now, self.limits().1);
+        recent.within_limit(rows, now, self.limits())?;
         for key in rows.iter().flatten() {
             recent.sends.entry(key.clone()).or_default().push_back(now);
         }
@@ -107,9 +114,9 @@ impl Inbox {
         Ok(target)
     }
 
-    /// Every stored message, oldest first.
-    pub fn list(root: &Path) -> Result<Vec<Row>, InboxError> {
-        let dir = Inbox::dir(root);
+    /// Every stored row of `table`, oldest first.
+    pub fn list(root: &Path, table: &Table) -> Result<Vec<Row>, InboxError> {
+        let dir = Inbox::dir(root, table);
         let entries = match std::fs::read_dir(&dir) {
             Ok(entries) => entries,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -149,13 +156,9 @@ const MAX_SENDERS: usize = 100_000;
 const SWEEP_EVERY: Duration = Duration::from_secs(60);
 
 impl Recent {
-    fn window() -> Duration {
-        Duration::from_secs(policy::RATE_WINDOW_SECONDS)
-    }
-
     /// Forgets what has left the window (every minute, or when the map is full),
     /// and past [`MAX_SENDERS`] the senders least recently heard from.
-    fn forget_old(&mut self, now: Instant) {
+    fn forget_old(&mut self, now: Instant, window: Duration) {
         let due = self
             .swept
             .is_none_or(|at| now.saturating_duration_since(at) >= SWEEP_EVERY);
@@ -166,7 +169,7 @@ impl Recent {
         self.sends.retain(|_, times| {
             while times
                 .front()
-                .is_some_and(|t| now.saturating_duration_since(*t) >= Recent::window())
+                .is_some_and(|t| now.saturating_duration_since(*t) >= window)
             {
                 times.pop_front();
             }
@@ -187,22 +190,26 @@ impl Recent {
     }
 
     /// `key`'s messages within the window before `now`.
-    fn count(&self, key: &str, now: Instant) -> usize {
+    fn count(&self, key: &str, now: Instant, window: Duration) -> usize {
         self.sends.get(key).map_or(0, |times| {
-            let expired =
-                times.partition_point(|t| now.saturating_duration_since(*t) >= Recent::window());
+            let expired = times.partition_point(|t| now.saturating_duration_since(*t) >= window);
             times.len() - expired
         })
     }
 
     /// Counts the request's messages key by key, in order, as the trigger does
     /// row by row; the first key past the limit, if any.
-    fn within_limit(&self, rows: &[Vec<String>], now: Instant) -> Result<(), String> {
+    fn within_limit(
+        &self,
+        rows: &[Vec<String>],
+        now: Instant,
+        (limit, window): (usize, Duration),
+    ) -> Result<(), String> {
         let mut wanted: HashMap<&String, usize> = HashMap::new();
         for key in rows.iter().flatten() {
             let n = wanted.entry(key).or_default();
             *n += 1;
-            if self.count(key, now) + *n > policy::RATE_LIMIT {
+            if self.count(key, now, window) + *n > limit {
                 return Err(key.clone());
             }
         }
@@ -217,10 +224,11 @@ mod tests {
     #[test]
     fn a_sender_may_send_the_limit_in_a_window_and_no_more() {
         let dir = std::env::temp_dir().join(format!("site-inbox-test-{}", std::process::id()));
-        let inbox = Inbox::open(&dir).unwrap();
+        let inbox = Inbox::open(&dir, &crate::forms::contact::CONTACT_MESSAGES).unwrap();
+        let (limit, window) = inbox.limits();
         let start = Instant::now();
         let keys = vec![vec!["address:a".to_string(), "email:x".to_string()]];
-        for _ in 0..policy::RATE_LIMIT {
+        for _ in 0..limit {
             assert_eq!(inbox.may_admit(&keys, start), Ok(()));
             assert_eq!(inbox.admit(&keys, start), Ok(()));
         }
@@ -234,9 +242,9 @@ mod tests {
             Ok(())
         );
         // A request of several messages counts each.
-        let batch = vec![vec!["address:c".to_string()]; policy::RATE_LIMIT + 1];
+        let batch = vec![vec!["address:c".to_string()]; limit + 1];
         assert_eq!(inbox.admit(&batch, start), Err("address:c".into()));
-        let later = start + Duration::from_secs(policy::RATE_WINDOW_SECONDS);
+        let later = start + window;
         assert_eq!(inbox.admit(&keys, later), Ok(()));
         // Only current senders are remembered.
         assert_eq!(inbox.recent.lock().unwrap().sends.len(), 2);

@@ -1,15 +1,16 @@
-//! The insert PostgREST serves for `contact_messages`, as the contact form sends
-//! it: `POST /rest/v1/contact_messages` with the `apikey` header and a JSON object
-//! (or an array of them). A row is decided as PostgreSQL decides it with the
-//! migration applied, in its order: the columns PostgREST knows, the public's
-//! column grants, each value's type, the rate-limit trigger, the row-level
-//! security policy, NOT NULL, then the CHECK constraints by name. A refusal has
+//! The insert PostgREST serves for the forms' tables, as the forms send it:
+//! `POST /rest/v1/<table>` with the `apikey` header and a JSON object (or an
+//! array of them). A row is decided as PostgreSQL decides it with the migration
+//! applied, in its order: the columns PostgREST knows, the public's column
+//! grants, each value's type, the guards' triggers and the rate limit's (by
+//! name), the row-level security policy, NOT NULL, then the CHECK constraints
+//! by name. A refusal has
 //! PostgREST's status and body (`{"code","details","hint","message"}`); an accepted
 //! row answers 201 with no body, as PostgREST's default `return=minimal` does.
 //! Reading the table is refused as the missing SELECT grant refuses it.
 
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 use std::time::Instant;
 
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Request, State};
@@ -18,18 +19,28 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use axum::Router;
 
-use super::policy::{self, Refusal, Value, COLUMNS, TABLE};
 use super::{Inbox, Row};
 use crate::cors::{cors, preflight};
+use crate::forms::applications::Opening;
+use crate::forms::guards::{Stored, World};
+use crate::forms::postgres::{self, Refusal, Value};
+use crate::forms::sender;
+use crate::forms::table::Table;
 use crate::serve::LocalAddr;
+use crate::storage::Store;
 
 /// The largest request body: a message is at most a few tens of kilobytes.
 const BODY_LIMIT: usize = 1024 * 1024;
 
 /// What the server needs to decide a request.
 pub struct Backend {
-    pub inbox: Inbox,
+    /// One per form's table.
+    pub inboxes: Vec<Inbox>,
     pub anon_key: String,
+    /// The built-in storage, where a row's file must be.
+    pub store: Arc<Store>,
+    /// The postings of the last build, as `public.job_openings` has them.
+    pub openings: Arc<RwLock<Vec<Opening>>>,
     /// `storage.url`: where the form's images are, when not on this server.
     pub storage_url: String,
     /// Behind a proxy that sets CF-Connecting-IP or appends to X-Forwarded-For
@@ -61,7 +72,12 @@ impl From<Refusal> for Error {
         // anon key does), PTxyz is xyz, the rest of a row's refusals 400.
         let status = match r.code {
             "42501" => StatusCode::FORBIDDEN,
-            policy::RATE_LIMIT_CODE => StatusCode::TOO_MANY_REQUESTS,
+            "23503" | "23505" => StatusCode::CONFLICT,
+            raised if raised.starts_with("PT") => raised[2..]
+                .parse()
+                .ok()
+                .and_then(|n| StatusCode::from_u16(n).ok())
+                .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
             _ => StatusCode::BAD_REQUEST,
         };
         Error {
@@ -132,22 +148,22 @@ async fn table(
     };
     let answer = (|| {
         authorize(&backend, &headers)?;
-        if name != TABLE {
+        let Some(inbox) = backend.inboxes.iter().find(|i| i.table.name == name) else {
             return Err(Error::pgrst(
                 StatusCode::NOT_FOUND,
                 "PGRST205",
                 format!("Could not find the table 'public.{name}' in the schema cache"),
             ));
-        }
+        };
         match method {
             Method::POST => {
-                let address = sender(&headers, peer, backend.trust_proxy);
+                let address = sender_of(&headers, peer, backend.trust_proxy);
                 let project = project_url(&backend.storage_url, &headers, local);
-                insert(&backend, &headers, &body, address, &project)
+                insert(&backend, inbox, &headers, &body, address, &project)
             }
             // No SELECT, UPDATE or DELETE grant: PostgreSQL refuses before RLS.
             Method::GET | Method::HEAD | Method::PATCH | Method::DELETE | Method::PUT => {
-                Err(policy::permission_denied().into())
+                Err(postgres::permission_denied(inbox.table).into())
             }
             _ => Err(Error::pgrst(
                 StatusCode::METHOD_NOT_ALLOWED,
@@ -185,14 +201,14 @@ fn authorize(backend: &Backend, headers: &HeaderMap) -> Result<(), Error> {
     }
 }
 
-/// The sender as the migration's trigger counts it (`policy::sender`) when a
+/// The sender as the migration's trigger counts it (`sender::sender`) when a
 /// trusted proxy is in front, else the connection's own address.
-fn sender(headers: &HeaderMap, peer: Option<SocketAddr>, trust_proxy: bool) -> Option<String> {
+fn sender_of(headers: &HeaderMap, peer: Option<SocketAddr>, trust_proxy: bool) -> Option<String> {
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
     let proxied = trust_proxy
-        .then(|| policy::sender(header("cf-connecting-ip"), header("x-forwarded-for")))
+        .then(|| sender::sender(header("cf-connecting-ip"), header("x-forwarded-for")))
         .flatten();
-    proxied.or_else(|| peer.map(|p| policy::sender_address(p.ip())))
+    proxied.or_else(|| peer.map(|p| sender::sender_address(p.ip())))
 }
 
 /// The project's URL, as Vault's `project_url` is to the migration: the
@@ -241,6 +257,7 @@ fn names_local(host: &str, local: SocketAddr) -> bool {
 
 fn insert(
     backend: &Backend,
+    inbox: &Inbox,
     headers: &HeaderMap,
     body: &[u8],
     address: Option<String>,
@@ -285,13 +302,17 @@ fn insert(
             "All object keys must match".into(),
         ));
     }
+    let table = inbox.table;
     // PostgREST's schema cache knows the columns; a name it lacks is its error.
     for key in &keys {
-        if policy::column_named(key).is_none() {
+        if table.column(key).is_none() {
             return Err(Error::pgrst(
                 StatusCode::BAD_REQUEST,
                 "PGRST204",
-                format!("Could not find the '{key}' column of '{TABLE}' in the schema cache"),
+                format!(
+                    "Could not find the '{key}' column of '{}' in the schema cache",
+                    table.name
+                ),
             ));
         }
     }
@@ -306,52 +327,71 @@ fn insert(
     if wants_rows
         || keys
             .iter()
-            .any(|k| policy::column_named(k).is_some_and(|c| !c.anon_insert))
+            .any(|k| table.column(k).is_some_and(|c| !c.anon_insert))
     {
-        return Err(policy::permission_denied().into());
+        return Err(postgres::permission_denied(table).into());
     }
 
     let mut rows = Vec::with_capacity(objects.len());
     for object in &objects {
-        rows.push(read_row(object)?);
+        rows.push(read_row(table, object)?);
     }
-    // The attachment's trigger fires before the rate limit's.
+    // The guards' triggers fire before the rate limit's (by name).
+    let openings = backend
+        .openings
+        .read()
+        .unwrap_or_else(|p| p.into_inner())
+        .clone();
+    let stored = |bucket: &crate::storage::policy::BucketPolicy, key: &str| {
+        let bucket = backend.store.bucket(bucket.name).ok()?;
+        let (meta, _) = backend.store.get(bucket, key).ok()?;
+        Some(Stored {
+            size: meta.size,
+            mimetype: meta.content_type,
+        })
+    };
+    let opening = |job: &str| openings.iter().find(|o| o.job_id == job).cloned();
+    let world = World {
+        project_url,
+        stored: &stored,
+        opening: &opening,
+        now: chrono::Utc::now(),
+    };
     for row in &rows {
         let get = |name: &str| row.get(name).cloned().unwrap_or(Value::Null);
-        if let Some(r) = policy::attachment_url_refusal(&get, project_url) {
+        if let Some(r) = table.guards.iter().find_map(|g| g.refusal(&get, &world)) {
             return Err(r.into());
         }
     }
     let now = Instant::now();
-    let rate_keys: Vec<Vec<String>> = rows.iter().map(|r| rate_keys(r, &address)).collect();
+    let rate_keys: Vec<Vec<String>> = rows.iter().map(|r| rate_keys(table, r, &address)).collect();
     // The trigger runs before the policy and the constraints.
-    if let Err(key) = backend.inbox.may_admit(&rate_keys, now) {
-        return Err(policy::rate_limited(&key).into());
+    if let Err(key) = inbox.may_admit(&rate_keys, now) {
+        return Err(postgres::rate_limited(table, &key).into());
     }
     for row in &rows {
         let get = |name: &str| row.get(name).cloned().unwrap_or(Value::Null);
-        let trap = get("website");
-        if !policy::passes_insert_policy(&trap, &get("fill_ms")) {
-            return Err(policy::refused_by_policy().into());
+        if !postgres::passes_insert_policy(table, &get) {
+            return Err(postgres::refused_by_policy(table).into());
         }
-        if let Some(r) = policy::not_null_violation(&get) {
+        if let Some(r) = postgres::not_null_violation(table, &get) {
             return Err(r.into());
         }
-        if let Some(r) = policy::check_violation(&get) {
+        if let Some(r) = postgres::check_violation(table, &get) {
             return Err(r.into());
         }
     }
     // Counted only now, as a refused row's count rolls back with it.
-    if let Err(key) = backend.inbox.admit(&rate_keys, now) {
-        return Err(policy::rate_limited(&key).into());
+    if let Err(key) = inbox.admit(&rate_keys, now) {
+        return Err(postgres::rate_limited(table, &key).into());
     }
     for row in &rows {
-        backend.inbox.store(row).map_err(|e| {
-            eprintln!("messages: {e}");
+        inbox.store(row).map_err(|e| {
+            eprintln!("{}: {e}", table.name);
             Error::pgrst(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "XX000",
-                "the message could not be stored".into(),
+                "the row could not be stored".into(),
             )
         })?;
     }
@@ -360,12 +400,15 @@ fn insert(
 
 /// A row with the given values read as their columns' types, and the rest their
 /// defaults, as PostgreSQL fills them.
-fn read_row(object: &serde_json::Map<String, serde_json::Value>) -> Result<Row, Error> {
+fn read_row(
+    table: &Table,
+    object: &serde_json::Map<String, serde_json::Value>,
+) -> Result<Row, Error> {
     let mut row = Row::new();
-    for c in COLUMNS {
+    for c in table.columns {
         let value = match object.get(c.name) {
-            Some(json) => policy::read_value(c.ty, json)?,
-            None => c.default.map_or(Value::Null, policy::Fill::value),
+            Some(json) => postgres::read_value(c.ty, json)?,
+            None => c.default.map_or(Value::Null, |d| d.value()),
         };
         row.insert(c.name.to_string(), value);
     }
@@ -373,13 +416,13 @@ fn read_row(object: &serde_json::Map<String, serde_json::Value>) -> Result<Row, 
 }
 
 /// The trigger's keys: the sender's address and the e-mail address, lowercased.
-fn rate_keys(row: &Row, address: &Option<String>) -> Vec<String> {
+fn rate_keys(table: &Table, row: &Row, address: &Option<String>) -> Vec<String> {
     let mut keys = Vec::new();
     if let Some(a) = address {
-        keys.push(format!("{}{a}", policy::ADDRESS_KEY));
+        keys.push(format!("{}{a}", postgres::ADDRESS_KEY));
     }
-    if let Some(Value::Text(email)) = row.get("email") {
-        keys.push(format!("{}{}", policy::EMAIL_KEY, email.to_lowercase()));
+    if let Some(Value::Text(email)) = row.get(table.spam.email) {
+        keys.push(format!("{}{}", postgres::EMAIL_KEY, email.to_lowercase()));
     }
     keys
 }
