@@ -1,23 +1,36 @@
-// The privacy policy tells visitors how long their messages are kept: the same
-// number of months as contact.retention_months in content/site.yaml, which the
-// messages' table deletes them after.
+// The privacy notices tell people how long their data is kept: the privacy
+// policy the months of contact.retention_months in content/site.yaml, after
+// which the messages' table deletes a message, and the applicants' notice the
+// months of careers.retention_months, after which applications and CVs go.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
+import { CONTACT_MESSAGES, JOB_APPLICATIONS } from "../islands/lib/forms.generated.ts";
 
 const root = new URL("..", import.meta.url).pathname;
+const site = parse(readFileSync(join(root, "content/site.yaml"), "utf8"));
 
-test("the privacy policy states the retention of content/site.yaml", () => {
-  const site = parse(readFileSync(join(root, "content/site.yaml"), "utf8"));
-  const months = site.contact.retention_months ?? 12;
-  const policy = readFileSync(join(root, "content/pages/privacy-policy.md"), "utf8");
-  const stated = [...policy.matchAll(/(\d+) months?\b/g)].map((m) => Number(m[1]));
-  assert.ok(stated.length > 0, `content/pages/privacy-policy.md says nothing of how many months messages are kept: write it in digits, "${months} months"`);
-  assert.deepEqual(
-    [...new Set(stated)],
-    [months],
-    `content/pages/privacy-policy.md says messages are kept ${[...new Set(stated)].join(" and ")} months, content/site.yaml's contact.retention_months ${months}: make them agree`,
-  );
-});
+/** The setting `contact.retention_months` of site.yaml, or the table's default. */
+function months(table) {
+  const [section, key] = table.retention.setting.split(".");
+  return site[section]?.[key] ?? table.retention.defaultMonths;
+}
+
+for (const [page, table, what] of [
+  ["content/pages/privacy-policy.md", CONTACT_MESSAGES, "messages"],
+  ["content/pages/applicant-privacy.md", JOB_APPLICATIONS, "applications"],
+]) {
+  test(`${page} states ${table.retention.setting} of content/site.yaml`, () => {
+    const kept = months(table);
+    const text = readFileSync(join(root, page), "utf8");
+    const stated = [...text.matchAll(/(\d+) months?\b/g)].map((m) => Number(m[1]));
+    assert.ok(stated.length > 0, `${page} says nothing of how many months ${what} are kept: write it in digits, "${kept} months"`);
+    assert.deepEqual(
+      [...new Set(stated)],
+      [kept],
+      `${page} says ${what} are kept ${[...new Set(stated)].join(" and ")} months, content/site.yaml's ${table.retention.setting} ${kept}: make them agree`,
+    );
+  });
+}

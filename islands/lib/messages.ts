@@ -47,10 +47,15 @@ export function messageRow(
   };
 }
 
-/** The table's address: the configured project URL, or this site's own origin. */
-export function messagesEndpoint(configuredUrl: string, origin: string): string {
+/** A table's address: the configured project URL, or this site's own origin. */
+export function tableEndpoint(configuredUrl: string, origin: string, table: string): string {
   const base = configuredUrl.trim() || origin;
-  return `${base.replace(/\/+$/, "")}/rest/v1/contact_messages`;
+  return `${base.replace(/\/+$/, "")}/rest/v1/${table}`;
+}
+
+/** The messages' table's address. */
+export function messagesEndpoint(configuredUrl: string, origin: string): string {
+  return tableEndpoint(configuredUrl, origin, CONTACT_MESSAGES.table);
 }
 
 /** How long to wait before sending, so a quick visitor is not taken for a script. */
@@ -69,19 +74,31 @@ export function refusalMessage(status: number, body: string): string {
   return `The message could not be delivered (HTTP ${status}). Please try again.`;
 }
 
-/**
- * Inserts `row` with the anon key. `return=minimal`: the public may not read the
- * table, not even its own row. Throws an Error with the server's message.
- */
-export async function insertMessage(
+/** Inserts a contact message; see insertRow. */
+export function insertMessage(
   config: { url: string; anonKey: string },
   row: MessageRow,
   origin: string,
   fetchImpl: typeof fetch = fetch,
 ): Promise<void> {
+  return insertRow(config, CONTACT_MESSAGES.table, row, origin, fetchImpl);
+}
+
+/**
+ * Inserts `row` into `table` with the anon key. `return=minimal`: the public
+ * may not read the table, not even its own row. Throws an Error with the
+ * server's message.
+ */
+export async function insertRow(
+  config: { url: string; anonKey: string },
+  table: string,
+  row: object,
+  origin: string,
+  fetchImpl: typeof fetch = fetch,
+): Promise<void> {
   let response: Response;
   try {
-    response = await fetchImpl(messagesEndpoint(config.url, origin), {
+    response = await fetchImpl(tableEndpoint(config.url, origin, table), {
       method: "POST",
       headers: {
         apikey: config.anonKey,

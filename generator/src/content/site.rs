@@ -211,20 +211,25 @@ pub struct Budget {
 pub struct Budgets {
     /// The budget of every route…
     pub default: Budget,
-    /// …except these, whose limits replace the default's where they are set.
+    /// …except these, whose limits replace the default's where they are set…
     #[serde(default)]
     pub routes: std::collections::BTreeMap<String, Budget>,
+    /// …and the pages of these layouts (`job`: every job posting, with its
+    /// application form), where their route has no budget of its own.
+    #[serde(default)]
+    pub layouts: std::collections::BTreeMap<String, Budget>,
 }
 
 impl Budgets {
-    /// The limits that apply to `route`; a key may be written with or without its
-    /// trailing slash (`/contact` is `/contact/`).
-    pub fn for_route(&self, route: &str) -> Budget {
+    /// The limits that apply to `route`, a page of `layout`; a key may be written
+    /// with or without its trailing slash (`/contact` is `/contact/`).
+    pub fn for_route(&self, route: &str, layout: &str) -> Budget {
         let own = self
             .routes
             .iter()
             .find(|(key, _)| super::canonical_href(key) == route)
             .map(|(_, b)| b.clone())
+            .or_else(|| self.layouts.get(layout).cloned())
             .unwrap_or_default();
         Budget {
             javascript_kb: own.javascript_kb.or(self.default.javascript_kb),

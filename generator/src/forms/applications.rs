@@ -262,7 +262,12 @@ pub fn openings(
 /// A posting's id: the last part of its address in the default language
 /// (`/careers/security-consultant-london/` → `security-consultant-london`).
 pub fn job_id(page: &crate::content::page::Page) -> String {
-    let key = page.translation_key.trim_matches('/');
+    job_id_of(&page.translation_key)
+}
+
+/// The id of the posting whose default-language address is `translation_key`.
+pub fn job_id_of(translation_key: &str) -> String {
+    let key = translation_key.trim_matches('/');
     key.rsplit('/').next().unwrap_or(key).to_string()
 }
 

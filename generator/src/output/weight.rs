@@ -146,8 +146,8 @@ fn links(html: &str, attribute: &str) -> Vec<String> {
 }
 
 /// Every limit a route is over, as sentences.
-pub fn over_budget(route: &str, weight: Weight, budgets: &Budgets) -> Vec<String> {
-    let budget = budgets.for_route(route);
+pub fn over_budget(route: &str, layout: &str, weight: Weight, budgets: &Budgets) -> Vec<String> {
+    let budget = budgets.for_route(route, layout);
     let kb = |b: u64| b as f64 / 1000.0;
     [
         ("JavaScript", weight.javascript, budget.javascript_kb),
@@ -189,7 +189,7 @@ mod tests {
     }
 
     #[test]
-    fn a_route_budget_overrides_the_default_where_set() {
+    fn a_route_or_layout_budget_overrides_the_default_where_set() {
         let budgets = Budgets {
             default: Budget {
                 javascript_kb: Some(75.0),
@@ -205,6 +205,14 @@ mod tests {
                 },
             )]
             .into(),
+            layouts: [(
+                "job".to_string(),
+                Budget {
+                    javascript_kb: Some(100.0),
+                    ..Budget::default()
+                },
+            )]
+            .into(),
         };
         let w = Weight {
             html: 900_000,
@@ -213,11 +221,22 @@ mod tests {
             font: 27_348,
         };
         // The key `/contact` names the page at `/contact/`.
-        assert!(over_budget("/contact/", w, &budgets).is_empty());
-        let over = over_budget("/about/", w, &budgets);
+        assert!(over_budget("/contact/", "page", w, &budgets).is_empty());
+        let over = over_budget("/about/", "page", w, &budgets);
         assert_eq!(
             over,
             ["/about/: JavaScript is 90.0 KB after gzip, over its budget of 75 KB"]
         );
+        // Every page of a layout, unless its route has its own.
+        assert!(over_budget("/careers/a/", "job", w, &budgets).is_empty());
+        let heavier = Weight {
+            javascript: 101_000,
+            ..w
+        };
+        assert_eq!(
+            over_budget("/careers/a/", "job", heavier, &budgets).len(),
+            1
+        );
+        assert_eq!(over_budget("/contact/", "job", heavier, &budgets).len(), 1);
     }
 }

@@ -132,6 +132,19 @@ pub fn environment(inputs: Inputs, translations: Arc<Translations>) -> Environme
         pages::facets(&l, collection, by)
     });
     env.add_function("facet_url", pages::facet_url);
+    // A job posting's opening (its id, closing moment, countries), by the page's
+    // translation key, as the applications' table has it.
+    let openings: std::collections::HashMap<String, Value> =
+        crate::forms::applications::openings(&content.pages, content.config.timezone.tz())
+            .into_iter()
+            .map(|o| (o.job_id.clone(), Value::from(Serde(&o))))
+            .collect();
+    env.add_function("opening", move |translation_key: &str| {
+        openings
+            .get(&crate::forms::applications::job_id_of(translation_key))
+            .cloned()
+            .unwrap_or(Value::UNDEFINED)
+    });
     let l = listing.clone();
     env.add_function("articles", move |collection: &str| {
         pages::articles_value(&l, collection)

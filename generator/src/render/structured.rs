@@ -106,7 +106,9 @@ fn job_data(site: &SiteConfig, base_url: &str, page: &Page, job: &Job) -> Value 
             "name": site.name,
             "value": page.route.trim_matches('/').rsplit('/').next().unwrap_or_default(),
         },
-        "directApply": false,
+        // The `job` layout carries the application form: the whole application
+        // is made on the page. Another layout may not.
+        "directApply": page.layout == "job",
         "url": canonical_url(base_url, &page.route),
     });
     if job.remote {

@@ -1,0 +1,191 @@
+// Applying for a job in Chromium, against `site serve`'s built-in storage and
+// applications table: a real PDF (printed by Chromium itself) and a real Word
+// document reach the private bucket and the table, and only the service key
+// reads a CV back; a file too large or of the wrong kind is refused with a toast
+// that names it, and nothing is stored; a closed posting says so.
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, writeFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { axeViolations, copySite, hydrated, launchBrowser, openPage, startServer } from "./support.mjs";
+
+const KEY = "test-anon-key";
+const SERVICE_KEY = "test-service-role-key";
+const root = path.resolve(import.meta.dirname, "..");
+const bin = path.resolve(root, process.env.SITE_BIN ?? "target/debug/site");
+const DOCX = path.join(import.meta.dirname, "fixtures", "cv.docx");
+const REMOTE = "/careers/senior-cloud-engineer-remote-europe/";
+const LONDON = "/careers/security-consultant-london/";
+const CLOSED = "/careers/cloud-architect-closed/";
+
+let server;
+let browser;
+let files;
+
+before(async () => {
+  const site = copySite();
+  const config = path.join(site, "content/site.yaml");
+  writeFileSync(config, readFileSync(config, "utf8").replace(/anon_key: ".*"/, `anon_key: "${KEY}"`));
+  // A posting whose last day was before the build's (site serve shows it, closed).
+  writeFileSync(
+    path.join(site, "content/pages/careers/cloud-architect-closed.md"),
+    "---\ntitle: Cloud Architect\ndescription: A role that has closed.\nlocation: London\nteam: Cloud Engineering\nemployment_type: full_time\ndate_posted: 2026-10-01\nvalid_through: 2026-11-01\n---\nThis role has been filled.\n",
+  );
+  server = await startServer({ siteRoot: site, env: { SITE_SERVICE_ROLE_KEY: SERVICE_KEY } });
+  browser = await launchBrowser();
+  files = mkdtempSync(path.join(tmpdir(), "site-cv-"));
+  // A real PDF, printed by the browser.
+  const printer = await browser.newPage();
+  await printer.setContent("<h1>Asha Patel</h1><p>Senior cloud engineer, London.</p>");
+  writeFileSync(path.join(files, "Asha Patel CV.pdf"), await printer.pdf());
+  await printer.close();
+  // A picture renamed .pdf, an empty file, and one a byte over 10 MB.
+  writeFileSync(path.join(files, "photo.pdf"), Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"));
+  writeFileSync(path.join(files, "empty.docx"), Buffer.alloc(0));
+  writeFileSync(path.join(files, "huge.pdf"), Buffer.concat([Buffer.from("%PDF-1.7\n"), Buffer.alloc(10 * 1024 * 1024 - 8)]));
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** `site applications --json`: what site serve's table holds. */
+function applications() {
+  const out = execFileSync(bin, ["applications", "--json", "--root", server.root], { encoding: "utf8" });
+  return out.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+}
+
+/** The keys of the applications bucket in `.site/storage/`. */
+function storedCvs() {
+  const bucket = path.join(server.root, ".site", "storage", "applications");
+  if (!existsSync(bucket)) return [];
+  return readdirSync(bucket, { recursive: true }).filter((p) => p.endsWith("~object")).map((p) => p.replace(/~object$/, "")).sort();
+}
+
+async function postingPage(route, width) {
+  const opened = await openPage(browser, width);
+  await opened.page.goto(server.url + route);
+  await hydrated(opened.page);
+  return opened;
+}
+
+async function fill(page, { email, country = "GB", file }) {
+  await page.getByLabel(/^Full Name/).fill("Asha Patel");
+  await page.getByLabel(/^Email Address/).fill(email);
+  await page.getByLabel(/^Phone Number/).fill("+44 20 7946 0000");
+  await page.getByLabel(/^Profile or portfolio/).fill("https://www.linkedin.com/in/asha-patel");
+  await page.getByLabel(/^Country you live in/).selectOption(country);
+  await page.getByLabel(/^Covering note/).fill("I have run Azure platforms for six years and would like to join your team.");
+  if (file) await page.getByLabel(/^CV/).setInputFiles(file);
+  await page.getByLabel(/I have read the privacy notice for applicants/).check();
+}
+
+const toast = (page) => page.locator(".toast");
+
+describe("a candidate applies from the posting's page", () => {
+  for (const [width, file, kind] of [
+    [375, "Asha Patel CV.pdf", "application/pdf"],
+    [1280, DOCX, "application/vnd.openxmlformats-officedocument.wordprocessingml.document"],
+  ]) {
+    test(`with a ${path.extname(file)} at ${width} px: the row and the CV are stored, and only the service key reads the CV`, async () => {
+      const { page, context, problems } = await postingPage(REMOTE, width);
+      const email = `asha-${width}@example.com`;
+      const source = path.isAbsolute(file) ? file : path.join(files, file);
+      await page.getByRole("link", { name: /^Apply/ }).first().click();
+      assert.equal(new URL(page.url()).hash, "#apply");
+      await fill(page, { email, country: "IE", file: source });
+      await page.getByRole("button", { name: "Send Application" }).click();
+      await page.getByRole("heading", { name: "Application Sent" }).waitFor();
+      await toast(page).getByText("Application Sent").waitFor();
+      assert.deepEqual(problems, []);
+      assert.deepEqual(await axeViolations(page), [], "the sent panel");
+
+      const row = applications().find((r) => r.email === email);
+      assert.ok(row, "the row is in .site/applications/");
+      assert.equal(row.job_id, "senior-cloud-engineer-remote-europe");
+      assert.equal(row.country, "IE");
+      assert.equal(row.profile_url, "https://www.linkedin.com/in/asha-patel");
+      assert.equal(row.privacy, true);
+      assert.equal(row.page, REMOTE);
+      assert.ok(row.fill_ms >= 3000);
+      assert.match(row.cv_key, /^senior-cloud-engineer-remote-europe\/\d{13}_/);
+      assert.ok(storedCvs().includes(row.cv_key), "the CV is in the private bucket");
+
+      const object = `${server.url}/storage/v1/object/authenticated/applications/${row.cv_key}`;
+      const asService = await fetch(object, { headers: { Authorization: `Bearer ${SERVICE_KEY}`, apikey: SERVICE_KEY } });
+      assert.equal(asService.status, 200);
+      assert.equal(asService.headers.get("content-type"), kind);
+      assert.deepEqual(Buffer.from(await asService.arrayBuffer()), readFileSync(source), "the bytes sent");
+      for (const url of [object, object.replace("/authenticated/", "/"), object.replace("/authenticated/", "/public/")]) {
+        const asPublic = await fetch(url, { headers: { Authorization: `Bearer ${KEY}`, apikey: KEY } });
+        assert.equal(asPublic.status, 400, url);
+        const body = await asPublic.json();
+        assert.ok(["NoSuchKey", "NoSuchBucket"].includes(body.code), `${url}: ${JSON.stringify(body)}`);
+      }
+      const readBack = await fetch(`${server.url}/rest/v1/job_applications`, { headers: { apikey: KEY, Authorization: `Bearer ${KEY}` } });
+      assert.equal(readBack.status, 403, "the public cannot read the table");
+      await context.close();
+    });
+  }
+
+  test("a country a remote role does not take is refused at its field, naming the ones it does", async () => {
+    const { page, context } = await postingPage(REMOTE, 375);
+    await fill(page, { email: "far@example.com", country: "FR", file: DOCX });
+    const before = applications().length;
+    await page.getByRole("button", { name: "Send Application" }).click();
+    await page.getByText("This role is open to people living in United Kingdom, Ireland, Netherlands only.").waitFor();
+    assert.equal(await page.getByLabel(/^Country you live in/).getAttribute("aria-invalid"), "true");
+    assert.equal(applications().length, before);
+    await context.close();
+  });
+});
+
+describe("a file that is not a CV", () => {
+  for (const [name, title, text] of [
+    ["photo.pdf", "Invalid file type", "“photo.pdf” is not a PDF or Word document."],
+    ["huge.pdf", "File too large", "“huge.pdf” is larger than 10 MB."],
+    ["empty.docx", "Empty file", "“empty.docx” is empty."],
+  ]) {
+    test(`${name}: a toast names it, the form keeps its values, and nothing is stored`, async () => {
+      const { page, context } = await postingPage(LONDON, 1280);
+      const before = { rows: applications().length, cvs: storedCvs().length };
+      await fill(page, { email: "files@example.com", file: path.join(files, name) });
+      await toast(page).getByText(title).waitFor();
+      await toast(page).getByText(text, { exact: false }).waitFor();
+      assert.equal(await page.getByLabel(/^CV/).inputValue(), "", "the selection is cleared");
+      assert.equal(await page.getByLabel(/^Email Address/).inputValue(), "files@example.com");
+      assert.equal(await page.getByLabel(/^Covering note/).inputValue(), "I have run Azure platforms for six years and would like to join your team.");
+      await page.getByRole("button", { name: "Send Application" }).click();
+      await page.getByText("Please attach your CV as a PDF or Word document.").waitFor();
+      assert.deepEqual({ rows: applications().length, cvs: storedCvs().length }, before);
+      await context.close();
+    });
+  }
+});
+
+describe("a closed posting", () => {
+  test("shows that it is closed, and its table refuses an application", async () => {
+    const { page, context } = await postingPage(CLOSED, 375);
+    await page.getByRole("heading", { name: "This posting is closed" }).waitFor();
+    assert.equal(await page.getByRole("button", { name: "Send Application" }).count(), 0);
+    await context.close();
+    // Even with its CV stored (a script can upload one), the row is refused.
+    const key = "cloud-architect-closed/1763800000000_cv.pdf";
+    const form = new FormData();
+    form.append("cacheControl", "0");
+    form.append("", new Blob([readFileSync(path.join(files, "Asha Patel CV.pdf"))], { type: "application/pdf" }));
+    const upload = await fetch(`${server.url}/storage/v1/object/applications/${key}`, { method: "POST", headers: { Authorization: `Bearer ${KEY}`, apikey: KEY }, body: form });
+    assert.equal(upload.status, 200);
+    const refused = await fetch(`${server.url}/rest/v1/job_applications`, {
+      method: "POST",
+      headers: { apikey: KEY, Authorization: `Bearer ${KEY}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ job_id: "cloud-architect-closed", name: "A", email: "a@example.com", phone: "1", country: "GB", note: "n", cv_key: key, privacy: true, page: CLOSED, fill_ms: 9000 }),
+    });
+    assert.equal(refused.status, 410);
+    assert.equal((await refused.json()).message, "This posting is closed: applications are no longer accepted.");
+  });
+});

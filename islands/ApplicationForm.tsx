@@ -1,0 +1,294 @@
+import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
+// One module per icon: the package's index would make esbuild read all of them.
+import CircleCheck from "lucide-react/icons/circle-check";
+import FileText from "lucide-react/icons/file-text";
+import LoaderCircle from "lucide-react/icons/loader-circle";
+import Send from "lucide-react/icons/send";
+import X from "lucide-react/icons/x";
+import type { ApplicationFormProps } from "./ApplicationForm.props.ts";
+import {
+  APPLICATION_ORDER,
+  applicationFromForm,
+  applicationRow,
+  cvKey,
+  EMPTY_APPLICATION,
+  isClosed,
+  validateApplication,
+  type ApplicationErrors,
+  type ApplicationFields,
+} from "./lib/application.ts";
+import { COUNTRIES } from "./lib/countries.ts";
+import { checkCv, CV_TYPES, type CvKind, type CvProblem } from "./lib/cv.ts";
+import { JOB_APPLICATIONS, APPLICATIONS } from "./lib/forms.generated.ts";
+import { showToast } from "./lib/toasts.ts";
+
+type Status = "editing" | "submitting" | "sent";
+type Cv = { file: File; kind: CvKind };
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function formatSize(bytes: number, locale: string): string {
+  const mb = bytes / (1024 * 1024);
+  return mb < 1 ? `${Math.ceil(bytes / 1024).toLocaleString(locale)} KB` : `${mb.toLocaleString(locale, { maximumFractionDigits: 1 })} MB`;
+}
+
+function Field(props: { id: string; label: string; required?: boolean; error?: string; hint?: string; children: ReactNode }) {
+  return (
+    <div className={props.error ? "field field--invalid" : "field"}>
+      <label htmlFor={props.id} className="field__label">
+        {props.label}
+        {props.required && <span aria-hidden="true"> *</span>}
+      </label>
+      {props.children}
+      {props.hint && (
+        <p id={`${props.id}-hint`} className="field__hint">
+          {props.hint}
+        </p>
+      )}
+      {props.error && (
+        <p id={`${props.id}-error`} className="field__error">
+          {props.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * A job application: the applicant's details, a covering note and a CV (a PDF
+ * or Word document, checked by its bytes), sent to the posting's folder of the
+ * private applications bucket and the `job_applications` table. A posting past
+ * its closing moment shows that it is closed instead.
+ */
+export default function ApplicationForm({ storage, job, words, privacyHref, locale }: ApplicationFormProps) {
+  const [ready, setReady] = useState(false);
+  const [closed, setClosed] = useState(false);
+  const [fields, setFields] = useState<ApplicationFields>(EMPTY_APPLICATION);
+  const [errors, setErrors] = useState<ApplicationErrors>({});
+  const [cv, setCv] = useState<Cv | null>(null);
+  const [status, setStatus] = useState<Status>("editing");
+  // Country names in the page's language, once hydrated (the server's HTML has
+  // the English ones, so both renders agree).
+  const [names, setNames] = useState<Map<string, string>>(() => new Map(COUNTRIES));
+  const fileInput = useRef<HTMLInputElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  // The CV already stored for this file, so a retry after a refused row does
+  // not store it twice.
+  const uploaded = useRef<{ file: File; key: string } | null>(null);
+  const id = (name: string) => `apply-${name}`;
+  const countryName = (code: string) => names.get(code) ?? code;
+
+  // What the visitor typed into the server's HTML before this script arrived
+  // is taken into the state, and a CV already chosen is checked now.
+  useLayoutEffect(() => {
+    const el = form.current;
+    if (!el) return;
+    setFields(
+      applicationFromForm((name) => {
+        const control = el.elements.namedItem(name);
+        return control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement || control instanceof HTMLSelectElement ? control : null;
+      }),
+    );
+    const chosen = fileInput.current?.files?.[0];
+    if (chosen) void choose(chosen);
+  }, []);
+
+  useEffect(() => {
+    setReady(true);
+    setClosed(isClosed(job.closesAt, Date.now()));
+    if (!locale.startsWith("en")) {
+      try {
+        const display = new Intl.DisplayNames([locale], { type: "region" });
+        setNames(new Map(COUNTRIES.map(([code, name]) => [code, display.of(code) ?? name])));
+      } catch {
+        // An engine without region names keeps the English ones.
+      }
+    }
+  }, [job.closesAt, locale]);
+
+  const describedBy = (name: keyof ApplicationErrors, hint = false) =>
+    [hint ? `${id(name)}-hint` : "", errors[name] ? `${id(name)}-error` : ""].filter(Boolean).join(" ") || undefined;
+
+  const set = (key: keyof ApplicationFields) => (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => {
+    const target = event.target;
+    const value = target instanceof HTMLInputElement && target.type === "checkbox" ? target.checked : target.value;
+    setFields((f) => ({ ...f, [key]: value }));
+    if (errors[key]) setErrors((e) => ({ ...e, [key]: undefined }));
+  };
+
+  const clearCv = () => {
+    setCv(null);
+    if (fileInput.current) fileInput.current.value = "";
+  };
+
+  const refuse = (file: File, problem: CvProblem) => {
+    const named = (text: string | undefined) => (text ?? "").replaceAll("{name}", file.name);
+    showToast({ title: named(words[`cv_${problem}_title`]), description: named(words[`cv_${problem}_text`]), variant: "destructive" });
+    clearCv();
+  };
+
+  const choose = async (file: File) => {
+    const checked = await checkCv(file);
+    if ("problem" in checked) return refuse(file, checked.problem);
+    setCv({ file, kind: checked.kind });
+    setErrors((e) => ({ ...e, cv: undefined }));
+  };
+
+  const onFile = (event: ChangeEvent<HTMLInputElement>) => {
+    const chosen = event.target.files?.[0];
+    if (chosen) void choose(chosen);
+    else setCv(null);
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (status === "submitting") return;
+    const found = validateApplication(fields, cv !== null, job, words, locale, countryName);
+    setErrors(found);
+    const first = APPLICATION_ORDER.find((key) => found[key]);
+    if (first) {
+      form.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+      return;
+    }
+    if (!cv) return;
+    if (isClosed(job.closesAt, Date.now())) {
+      setClosed(true);
+      return;
+    }
+    setStatus("submitting");
+    const fail = (error: unknown) => {
+      const message = error instanceof Error && error.message ? error.message : words.failed_text;
+      showToast({ title: words.failed_title ?? "", description: message, variant: "destructive" });
+      setStatus("editing");
+    };
+    const { insertRow, waitBeforeSending } = await import("./lib/messages.ts");
+    let key = uploaded.current?.file === cv.file ? uploaded.current.key : null;
+    if (!key) {
+      try {
+        const { uploadPrivate } = await import("./lib/storage.ts");
+        key = await uploadPrivate({ ...storage, bucket: APPLICATIONS.name }, cvKey(job.id, cv.file.name, Date.now()), cv.file, CV_TYPES[cv.kind]);
+        uploaded.current = { file: cv.file, key };
+      } catch (error) {
+        fail(error);
+        return;
+      }
+    }
+    await wait(waitBeforeSending(performance.now()));
+    const trap = form.current ? new FormData(form.current).get("website") : "";
+    const row = applicationRow(fields, {
+      jobId: job.id,
+      cvKey: key,
+      page: window.location.pathname,
+      fillMs: performance.now(),
+      trap: typeof trap === "string" ? trap : "",
+    });
+    try {
+      await insertRow(storage, JOB_APPLICATIONS.table, row, window.location.origin);
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    showToast({ title: words.sent_toast_title ?? "", description: words.sent_toast_text });
+    setFields(EMPTY_APPLICATION);
+    clearCv();
+    uploaded.current = null;
+    setStatus("sent");
+  };
+
+  if (closed) {
+    return (
+      <div className="form-closed" role="status">
+        <h3 className="form-sent__title">{words.closed_title}</h3>
+        <p>{words.closed_text}</p>
+      </div>
+    );
+  }
+
+  if (status === "sent") {
+    return (
+      <div className="form-sent" role="status">
+        <CircleCheck aria-hidden="true" size={48} className="form-sent__icon" />
+        <h3 className="form-sent__title">{words.sent_title}</h3>
+        <p>{words.sent_text}</p>
+      </div>
+    );
+  }
+
+  const submitting = status === "submitting";
+  const remoteHint = job.applicantsFrom.length > 0 ? (words.country_hint ?? "").replaceAll("{countries}", job.applicantsFrom.map(countryName).join(", ")) : undefined;
+  const sorted = [...names].sort((a, b) => a[1].localeCompare(b[1], locale));
+  return (
+    <form ref={form} className="contact-form application-form" noValidate onSubmit={onSubmit} aria-label={words.label}>
+      <div className="form-grid">
+        <Field id={id("name")} label={words.name} required error={errors.name}>
+          <input id={id("name")} name="name" type="text" autoComplete="name" required value={fields.name} onChange={set("name")} aria-invalid={!!errors.name} aria-describedby={describedBy("name")} />
+        </Field>
+        <Field id={id("email")} label={words.email} required error={errors.email}>
+          <input id={id("email")} name="email" type="email" autoComplete="email" required value={fields.email} onChange={set("email")} aria-invalid={!!errors.email} aria-describedby={describedBy("email")} />
+        </Field>
+        <Field id={id("phone")} label={words.phone} required error={errors.phone}>
+          <input id={id("phone")} name="phone" type="tel" autoComplete="tel" required value={fields.phone} onChange={set("phone")} aria-invalid={!!errors.phone} aria-describedby={describedBy("phone")} />
+        </Field>
+        <Field id={id("profile")} label={words.profile} error={errors.profile} hint={words.profile_hint}>
+          <input id={id("profile")} name="profile" type="url" inputMode="url" autoComplete="url" placeholder="https://" value={fields.profile} onChange={set("profile")} aria-invalid={!!errors.profile} aria-describedby={describedBy("profile", true)} />
+        </Field>
+      </div>
+      <Field id={id("country")} label={words.country} required error={errors.country} hint={remoteHint}>
+        <select id={id("country")} name="country" autoComplete="country" required value={fields.country} onChange={set("country")} aria-invalid={!!errors.country} aria-describedby={describedBy("country", !!remoteHint)}>
+          <option value="">{words.country_choose}</option>
+          {sorted.map(([code, name]) => (
+            <option key={code} value={code}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field id={id("note")} label={words.note} required error={errors.note}>
+        <textarea id={id("note")} name="note" rows={6} required value={fields.note} onChange={set("note")} aria-invalid={!!errors.note} aria-describedby={describedBy("note")} />
+      </Field>
+      <Field id={id("cv")} label={words.cv} required error={errors.cv} hint={words.cv_hint}>
+        <input ref={fileInput} id={id("cv")} name="cv" type="file" required accept={`.pdf,.docx,${APPLICATIONS.types.join(",")}`} onChange={onFile} aria-invalid={!!errors.cv} aria-describedby={describedBy("cv", true)} />
+        {cv && (
+          <p className="attachment">
+            <FileText aria-hidden="true" size={16} />
+            <span className="attachment__name">{cv.file.name}</span>
+            <span className="attachment__size">({formatSize(cv.file.size, locale)})</span>
+            <button type="button" className="attachment__remove" onClick={clearCv} aria-label={(words.remove ?? "").replace("{name}", cv.file.name)}>
+              <X aria-hidden="true" size={16} />
+            </button>
+          </p>
+        )}
+      </Field>
+      {/* The honeypot: people never see or reach it; the table refuses a row that fills it. */}
+      <div className="contact-form__trap" aria-hidden="true">
+        <label htmlFor={id("website")}>{words.trap}</label>
+        <input id={id("website")} name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+      </div>
+      <div className={errors.agree ? "field field--check field--invalid" : "field field--check"}>
+        <input id={id("agree")} name="agree" type="checkbox" required checked={fields.agree} onChange={set("agree")} aria-invalid={!!errors.agree} aria-describedby={errors.agree ? `${id("agree")}-error` : undefined} />
+        <label htmlFor={id("agree")}>
+          {words.agree_before}
+          <a href={privacyHref}>{words.privacy_notice}</a>
+          {words.agree_after}
+          <span aria-hidden="true"> *</span>
+        </label>
+        {errors.agree && (
+          <p id={`${id("agree")}-error`} className="field__error">
+            {errors.agree}
+          </p>
+        )}
+      </div>
+      <button type="submit" className="button button--primary contact-form__submit" disabled={!ready || submitting}>
+        {submitting ? (
+          <>
+            <LoaderCircle aria-hidden="true" size={18} className="spinner" /> {words.sending}
+          </>
+        ) : (
+          <>
+            <Send aria-hidden="true" size={18} /> {words.send}
+          </>
+        )}
+      </button>
+    </form>
+  );
+}
