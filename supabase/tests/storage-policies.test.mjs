@@ -69,8 +69,11 @@ describe("the migration", () => {
   test("applies twice without error", async () => {
     await applyMigrations();
     await applyMigrations();
-    const policies = await db.query("select policyname, cmd, roles from pg_policies where schemaname = 'storage' and tablename = 'objects'");
-    assert.deepEqual(policies.rows, [{ policyname: `${BUCKET}: public uploads`, cmd: "INSERT", roles: "{anon}" }]);
+    const policies = await db.query("select policyname, cmd, roles from pg_policies where schemaname = 'storage' and tablename = 'objects' order by policyname");
+    assert.deepEqual(policies.rows, [
+      { policyname: "applications: public uploads", cmd: "INSERT", roles: "{anon}" },
+      { policyname: `${BUCKET}: public uploads`, cmd: "INSERT", roles: "{anon}" },
+    ]);
     await db.query("insert into storage.objects (bucket_id, name) values ($1, 'public/1700000000000_someone-else.png')", [BUCKET]);
   });
 
