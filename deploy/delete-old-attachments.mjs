@@ -1,24 +1,37 @@
-// Deletes the contact form's images that are older than contact.retention_months
-// (content/site.yaml), as the privacy policy promises: the messages' table
-// deletes its rows itself (a pg_cron job), but Supabase lets no SQL delete a
-// stored file, so the images go through the Storage API, with the service key.
-// `.github/workflows/retention.yml` runs it every night.
+// Deletes the forms' files past their retention (content/site.yaml), as the
+// privacy notices promise: the contact form's images after
+// contact.retention_months, applicants' CVs after careers.retention_months. The
+// tables delete their rows themselves (pg_cron jobs), but Supabase lets no SQL
+// delete a stored file, so the files go through the Storage API, with the
+// service key. `.github/workflows/retention.yml` runs it every night.
 //
 //   SUPABASE_URL=https://<ref>.supabase.co SUPABASE_SERVICE_ROLE_KEY=… \
 //     node deploy/delete-old-attachments.mjs --site content/site.yaml
 
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
+import { APPLICATIONS, CONTACT_ATTACHMENTS, CONTACT_MESSAGES, JOB_APPLICATIONS } from "../islands/lib/forms.generated.ts";
 
-export const BUCKET = "contact-attachments";
-const FOLDER = "public";
+export const BUCKET = CONTACT_ATTACHMENTS.name;
 const PAGE = 1000;
 
-/** `contact.retention_months` of a site.yaml's text (12 when absent). */
-export function retentionMonths(siteYaml) {
-  const months = parse(siteYaml)?.contact?.retention_months ?? 12;
+/**
+ * Each bucket whose files go with their table's rows: its table (whose
+ * retention setting counts), the folders its files are in (null: every folder
+ * at its top, one per job posting), and what its files are called.
+ */
+export const HOLDINGS = [
+  { bucket: CONTACT_ATTACHMENTS.name, table: CONTACT_MESSAGES, folders: ["public"], files: ["image", "images"] },
+  { bucket: APPLICATIONS.name, table: JOB_APPLICATIONS, folders: null, files: ["CV", "CVs"] },
+];
+
+/** The retention setting of `table` (contact.retention_months) in a site.yaml's text, or its default. */
+export function retentionMonths(siteYaml, table = CONTACT_MESSAGES) {
+  const setting = table.retention.setting;
+  const [section, key] = setting.split(".");
+  const months = parse(siteYaml)?.[section]?.[key] ?? table.retention.defaultMonths;
   if (!Number.isInteger(months) || months < 1 || months > 120) {
-    throw new Error(`contact.retention_months must be a number of months from 1 to 120, not ${JSON.stringify(months)}`);
+    throw new Error(`${setting} must be a number of months from 1 to 120, not ${JSON.stringify(months)}`);
   }
   return months;
 }
@@ -54,27 +67,39 @@ async function call(url, key, method, path, body) {
   return JSON.parse(text);
 }
 
+const list = (base, key, bucket, prefix, offset = 0) =>
+  call(base, key, "POST", `/object/list/${bucket}`, { prefix, limit: PAGE, offset, sortBy: { column: "created_at", order: "asc" } });
+
+/** The folders at the top of `bucket`. */
+async function topFolders(base, key, bucket) {
+  const folders = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await list(base, key, bucket, "", offset);
+    folders.push(...page.filter((o) => !o.id).map((o) => o.name));
+    if (page.length < PAGE) return folders;
+  }
+}
+
 /**
- * Deletes every image of the bucket's public folder stored before `before`,
- * oldest first, a thousand at a time. Resolves to the keys deleted.
+ * Deletes every file of `bucket`'s `folders` (every top folder when null)
+ * stored before `before`, oldest first, a thousand at a time. Resolves to the
+ * keys deleted.
  */
-export async function deleteOldAttachments({ url, key, before }) {
+export async function deleteOldFiles({ url, key, bucket = BUCKET, folders = ["public"], before }) {
   const base = url.replace(/\/+$/, "");
   const deleted = [];
-  for (;;) {
-    const page = await call(base, key, "POST", `/object/list/${BUCKET}`, {
-      prefix: FOLDER,
-      limit: PAGE,
-      offset: 0,
-      sortBy: { column: "created_at", order: "asc" },
-    });
-    // Folders come back with no id; the rest are files, oldest first.
-    const old = page.filter((o) => o.id && new Date(o.created_at) < before).map((o) => `${FOLDER}/${o.name}`);
-    if (old.length === 0) return deleted;
-    const removed = await call(base, key, "DELETE", `/object/${BUCKET}`, { prefixes: old });
-    if (removed.length === 0) throw new Error(`the Storage API deleted none of ${old.length} images it listed`);
-    deleted.push(...removed.map((o) => o.name));
+  for (const folder of folders ?? (await topFolders(base, key, bucket))) {
+    for (;;) {
+      const page = await list(base, key, bucket, folder);
+      // Folders come back with no id; the rest are files, oldest first.
+      const old = page.filter((o) => o.id && new Date(o.created_at) < before).map((o) => `${folder}/${o.name}`);
+      if (old.length === 0) break;
+      const removed = await call(base, key, "DELETE", `/object/${bucket}`, { prefixes: old });
+      if (removed.length === 0) throw new Error(`the Storage API deleted none of ${old.length} files it listed in ${bucket}`);
+      deleted.push(...removed.map((o) => o.name));
+    }
   }
+  return deleted;
 }
 
 if (import.meta.main) {
@@ -86,10 +111,13 @@ if (import.meta.main) {
     process.exit(2);
   }
   try {
-    const months = retentionMonths(readFileSync(sitePath, "utf8"));
-    const before = cutoff(Date.now(), months);
-    const deleted = await deleteOldAttachments({ url, key, before });
-    console.log(`Deleted ${deleted.length} image${deleted.length === 1 ? "" : "s"} of ${BUCKET} stored before ${before.toISOString()} (${months} months).`);
+    const site = readFileSync(sitePath, "utf8");
+    for (const { bucket, table, folders, files } of HOLDINGS) {
+      const months = retentionMonths(site, table);
+      const before = cutoff(Date.now(), months);
+      const deleted = await deleteOldFiles({ url, key, bucket, folders, before });
+      console.log(`Deleted ${deleted.length} ${files[deleted.length === 1 ? 0 : 1]} of ${bucket} stored before ${before.toISOString()} (${months} months).`);
+    }
   } catch (error) {
     console.error(`error: ${error.message}`);
     process.exit(1);

@@ -1,7 +1,8 @@
 // The retention workflow's step, run for real (its own script, under the Node.js
 // it sets up, with the deploy tools' lockfile), against a stand-in of Supabase
 // Storage's list and delete API on loopback, holding the contact form's images
-// of several ages: those past contact.retention_months go, the rest stay.
+// and applicants' CVs of several ages: images past contact.retention_months
+// go, CVs past careers.retention_months go, the rest stay.
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -10,6 +11,7 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { BUCKET, cutoff, retentionMonths } from "../delete-old-attachments.mjs";
+import { JOB_APPLICATIONS } from "../../islands/lib/forms.generated.ts";
 import { root, runStep, step, workflowJob } from "./workflow.mjs";
 
 const SERVICE_KEY = "service-role-key";
@@ -19,9 +21,11 @@ const DAY = 24 * 3600 * 1000;
  * The Storage API's `POST /object/list/{bucket}` and `DELETE /object/{bucket}` as
  * the Supabase storage server answers them (names relative to the prefix,
  * folders without an id, `sortBy` and `limit` honoured), on `objects`: key → the
- * time it was stored.
+ * time it was stored, for the contact form's bucket, and `cvs` for the
+ * applications bucket.
  */
-async function startStorageApi(objects) {
+async function startStorageApi(objects, cvs = new Map()) {
+  const buckets = { [BUCKET]: objects, applications: cvs };
   const requests = [];
   const server = http.createServer(async (req, res) => {
     const chunks = [];
@@ -35,9 +39,10 @@ async function startStorageApi(objects) {
     if (req.headers.authorization !== `Bearer ${SERVICE_KEY}` || req.headers.apikey !== SERVICE_KEY) {
       return send(400, { statusCode: "403", error: "Unauthorized", message: "invalid signature" });
     }
-    if (req.method === "POST" && req.url === `/storage/v1/object/list/${BUCKET}`) {
-      const prefix = `${body.prefix.replace(/\/$/, "")}/`;
-      const entries = [...objects]
+    const listed = req.url.match(/^\/storage\/v1\/object\/list\/([^/]+)$/);
+    if (req.method === "POST" && listed && buckets[listed[1]]) {
+      const prefix = body.prefix ? `${body.prefix.replace(/\/$/, "")}/` : "";
+      const entries = [...buckets[listed[1]]]
         .filter(([key]) => key.startsWith(prefix))
         .map(([key, at]) => {
           const rest = key.slice(prefix.length);
@@ -50,8 +55,9 @@ async function startStorageApi(objects) {
       unique.sort((a, b) => String(a[column] ?? "").localeCompare(String(b[column] ?? "")) * (body.sortBy?.order === "desc" ? -1 : 1));
       return send(200, unique.slice(body.offset ?? 0, (body.offset ?? 0) + (body.limit ?? 100)));
     }
-    if (req.method === "DELETE" && req.url === `/storage/v1/object/${BUCKET}`) {
-      const removed = body.prefixes.filter((k) => objects.delete(k)).map((k) => ({ name: k, bucket_id: BUCKET }));
+    const deleted = req.url.match(/^\/storage\/v1\/object\/([^/]+)$/);
+    if (req.method === "DELETE" && deleted && buckets[deleted[1]]) {
+      const removed = body.prefixes.filter((k) => buckets[deleted[1]].delete(k)).map((k) => ({ name: k, bucket_id: deleted[1] }));
       return send(200, removed);
     }
     send(400, { statusCode: "404", error: "not_found", message: `no route ${req.method} ${req.url}` });
@@ -61,7 +67,7 @@ async function startStorageApi(objects) {
 }
 
 const job = workflowJob("retention.yml", "attachments");
-const remove = step(job, "Delete the images past the retention");
+const remove = step(job, "Delete the images and CVs past the retention");
 let workspace;
 
 before(() => {
@@ -73,9 +79,11 @@ before(() => {
 
 after(() => rmSync(workspace, { recursive: true, force: true }));
 
+/** The project's site.yaml, with contact.retention_months `months` when given. */
 function siteYaml(months) {
   const text = readFileSync(path.join(root, "content/site.yaml"), "utf8");
-  writeFileSync(path.join(workspace, "content/site.yaml"), months === undefined ? text : text.replace(/retention_months: \d+/, `retention_months: ${months}`));
+  const contact = /(\ncontact:\n(?:  .*\n|\n)*?  retention_months: )\d+/;
+  writeFileSync(path.join(workspace, "content/site.yaml"), months === undefined ? text : text.replace(contact, `$1${months}`));
 }
 
 const contexts = (url, key) => ({ vars: { SUPABASE_URL: url }, secrets: { SUPABASE_SERVICE_ROLE_KEY: key } });
@@ -128,6 +136,27 @@ describe("the nightly deletion of old images", () => {
     }
   });
 
+  test("deletes the CVs stored before careers.retention_months, in every posting's folder", async () => {
+    siteYaml();
+    const months = retentionMonths(readFileSync(path.join(workspace, "content/site.yaml"), "utf8"), JOB_APPLICATIONS);
+    const limit = cutoff(Date.now(), months).getTime();
+    const cvs = new Map([
+      ["senior-data-engineer-hyderabad/1700000000000_old.pdf", limit - DAY],
+      ["senior-data-engineer-hyderabad/1763800000000_new.pdf", limit + DAY],
+      ["security-consultant-london/1700000000001_old.docx", limit - 30 * DAY],
+      ["a-closed-role/1600000000000_older.pdf", limit - 90 * DAY],
+    ]);
+    const api = await startStorageApi(new Map(), cvs);
+    try {
+      const result = await runStep(job, remove, { workspace, contexts: contexts(api.url, SERVICE_KEY) });
+      assert.equal(result.code, 0, log(result));
+      assert.match(result.stdout, new RegExp(`Deleted 3 CVs of applications stored before .* \\(${months} months\\)\\.`));
+      assert.deepEqual([...cvs.keys()], ["senior-data-engineer-hyderabad/1763800000000_new.pdf"]);
+    } finally {
+      await api.stop();
+    }
+  });
+
   test("fails with the Storage API's message when the key is refused, deleting nothing", async () => {
     siteYaml();
     const objects = new Map([["public/1_old.png", 0]]);
@@ -153,6 +182,8 @@ describe("the nightly deletion of old images", () => {
 test("a month back is the same day of that month, or its last day", () => {
   assert.equal(cutoff(Date.UTC(2026, 2, 31, 12), 1).toISOString(), "2026-02-28T12:00:00.000Z");
   assert.equal(cutoff(Date.UTC(2026, 10, 23), 12).toISOString(), "2025-11-23T00:00:00.000Z");
-  assert.throws(() => retentionMonths("contact:\n  retention_months: 0\n"), /from 1 to 120/);
+  assert.throws(() => retentionMonths("contact:\n  retention_months: 0\n"), /contact.retention_months must be .* from 1 to 120/);
   assert.equal(retentionMonths("name: X\n"), 12);
+  assert.equal(retentionMonths("name: X\n", JOB_APPLICATIONS), 6);
+  assert.equal(retentionMonths("careers:\n  retention_months: 3\n", JOB_APPLICATIONS), 3);
 });
