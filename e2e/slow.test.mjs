@@ -152,6 +152,42 @@ describe("before the form can send, nothing is sent", () => {
   }
 });
 
+describe("typed before the application form hydrates", () => {
+  const POSTING = "/careers/senior-data-engineer-hyderabad/";
+  const APPLIED = { name: "Asha Patel", email: "asha@example.com", phone: "+91 98765 43210", profile: "https://github.com/asha", country: "IN", note: "I built the data platform of a bank." };
+  const LABELLED = { name: /^Full Name/, email: /^Email Address/, phone: /^Phone Number/, profile: /^Profile or portfolio/, note: /^Covering note/ };
+  const form = (page) =>
+    page.evaluate(() => {
+      const get = (name) => document.querySelector(`.application-form [name="${name}"]`);
+      const fields = Object.fromEntries(["name", "email", "phone", "profile", "country", "note"].map((n) => [n, get(n)?.value ?? null]));
+      return { ...fields, agree: get("agree")?.checked ?? null, hydrated: document.querySelector('[data-island="ApplicationForm"]')?.hasAttribute("data-hydrated") ?? false };
+    });
+
+  test("every value and the chosen CV survive hydration; Enter before it sends nothing anywhere", async (t) => {
+    const { page, context, problems } = await openPage(browser, 375);
+    await delayScripts(page);
+    await page.goto(server.url + POSTING, { waitUntil: "domcontentloaded" });
+    for (const [key, label] of Object.entries(LABELLED)) await page.getByLabel(label).fill(APPLIED[key]);
+    await page.getByLabel(/^Country you live in/).selectOption(APPLIED.country);
+    await page.getByLabel(/^CV/).setInputFiles({ name: "cv.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.7\n%%EOF\n") });
+    await page.getByLabel(/I have read the privacy notice for applicants/).check();
+    await page.getByLabel(LABELLED.phone).press("Enter");
+    const before = await form(page);
+    report(t, "typed, Enter pressed, scripts held back", { ...before, address: page.url() });
+    assert.equal(before.hydrated, false);
+    assert.equal(new URL(page.url()).pathname + new URL(page.url()).search, POSTING, "nothing in the address");
+    await hydrated(page);
+    await page.waitForSelector(".application-form .contact-form__submit:not([disabled])");
+    const after = await form(page);
+    report(t, "hydrated", after);
+    assert.deepEqual({ ...after, hydrated: true }, { ...before, hydrated: true });
+    assert.deepEqual({ ...after, hydrated: undefined, agree: undefined }, { ...APPLIED, hydrated: undefined, agree: undefined });
+    assert.match(await page.locator(".application-form .attachment").innerText(), /cv\.pdf/, "the CV chosen before hydration is checked and attached");
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+});
+
 describe("other islands with an input", () => {
   test("keys typed while the search's code loads become its query", async (t) => {
     const { page, context, problems } = await openPage(browser, 1280);
