@@ -1,8 +1,8 @@
 // The pages of collections as a visitor meets them in Chromium, at 375 and 1280
 // px: a listing and its numbered pages, a category's page, the events to come
 // and the archive, an event with its calendar file, the jobs filtered by office
-// and team without JavaScript, and a posting whose Apply fills in the contact
-// form's subject. Each page type is also kept as a screenshot in
+// and team without JavaScript, and a posting whose Apply leads to its own
+// application form. Each page type is also kept as a screenshot in
 // e2e/screenshots/ (ignored by git). axe, hydration and overflow of every page
 // are checked by routes.test.mjs.
 
@@ -100,14 +100,20 @@ for (const width of [375, 1280]) {
       await context.close();
     });
 
-    test("Apply on a posting opens the contact form with its subject filled in", async () => {
+    test("Apply on a posting leads to its own application form, and its data says so", async () => {
       const { page, context, problems } = await visit(width, "/careers/security-consultant-london/", "job");
       const data = JSON.parse(await page.locator('script[type="application/ld+json"]').innerText());
       assert.equal(data["@type"], "JobPosting");
-      await Promise.all([page.waitForURL(/\/contact\/\?subject=/), page.getByRole("link", { name: /^Apply/ }).click()]);
+      assert.equal(data.directApply, true, "the whole application is made on the page");
+      await page.getByRole("link", { name: /^Apply/ }).click();
+      await page.waitForURL(/#apply$/);
+      // The page scrolls there (smoothly, unless the visitor asks for less motion).
+      await page.waitForFunction(() => {
+        const top = document.getElementById("apply-heading")?.getBoundingClientRect().top ?? -1;
+        return top >= 0 && top < window.innerHeight / 2;
+      });
       await hydrated(page);
-      await assert.doesNotReject(page.waitForFunction(() => document.querySelector('input[name="subject"]')?.value !== ""));
-      assert.equal(await page.locator('input[name="subject"]').inputValue(), "Application: Security Consultant (London)");
+      assert.equal(await page.getByRole("form", { name: "Job application" }).count(), 1);
       assert.deepEqual(problems, []);
       await context.close();
     });
