@@ -254,6 +254,9 @@ function layoutProblems(page, width) {
     for (const el of document.querySelectorAll("body *")) {
       if (!shown(el)) continue;
       const box = el.getBoundingClientRect();
+      // A form's honeypot is put wholly off the screen on purpose, and hidden
+      // from assistive technology: it widens nothing anyone sees.
+      if (el.closest('[aria-hidden="true"]') && (box.right <= 0 || box.left >= vw)) continue;
       if (box.right > vw + 0.5 || box.left < -0.5) out.push(`wider than the screen: ${name(el)}`);
     }
     const controls = "button, input:not([type=checkbox]):not([type=radio]):not([type=hidden]), select, textarea, .button, summary.icon-button";

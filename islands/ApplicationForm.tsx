@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from "react";
 // One module per icon: the package's index would make esbuild read all of them.
 import CircleCheck from "lucide-react/icons/circle-check";
 import FileText from "lucide-react/icons/file-text";
@@ -20,6 +20,7 @@ import {
 import { COUNTRIES } from "./lib/countries.ts";
 import { checkCv, CV_TYPES, type CvKind, type CvProblem } from "./lib/cv.ts";
 import { JOB_APPLICATIONS, APPLICATIONS } from "./lib/forms.generated.ts";
+import { Field } from "./lib/field.tsx";
 import { showToast } from "./lib/toasts.ts";
 
 type Status = "editing" | "submitting" | "sent";
@@ -30,28 +31,6 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function formatSize(bytes: number, locale: string): string {
   const mb = bytes / (1024 * 1024);
   return mb < 1 ? `${Math.ceil(bytes / 1024).toLocaleString(locale)} KB` : `${mb.toLocaleString(locale, { maximumFractionDigits: 1 })} MB`;
-}
-
-function Field(props: { id: string; label: string; required?: boolean; error?: string; hint?: string; children: ReactNode }) {
-  return (
-    <div className={props.error ? "field field--invalid" : "field"}>
-      <label htmlFor={props.id} className="field__label">
-        {props.label}
-        {props.required && <span aria-hidden="true"> *</span>}
-      </label>
-      {props.children}
-      {props.hint && (
-        <p id={`${props.id}-hint`} className="field__hint">
-          {props.hint}
-        </p>
-      )}
-      {props.error && (
-        <p id={`${props.id}-error`} className="field__error">
-          {props.error}
-        </p>
-      )}
-    </div>
-  );
 }
 
 /**

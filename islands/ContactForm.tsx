@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from "react";
 // One module per icon: the package's index would make esbuild read all of them.
 import CircleCheck from "lucide-react/icons/circle-check";
 import LoaderCircle from "lucide-react/icons/loader-circle";
@@ -18,6 +18,7 @@ import {
 } from "./lib/contact.ts";
 import type { ContactFormProps } from "./ContactForm.props.ts";
 import { checkStorageConfig, uploadAttachment } from "./lib/storage.ts";
+import { Field } from "./lib/field.tsx";
 import { showToast } from "./lib/toasts.ts";
 
 type Status = "editing" | "submitting" | "sent";
@@ -28,28 +29,6 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function formatSize(bytes: number): string {
   return bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
-function Field(props: { id: string; label: string; required?: boolean; error?: string; hint?: string; children: ReactNode }) {
-  return (
-    <div className={props.error ? "field field--invalid" : "field"}>
-      <label htmlFor={props.id} className="field__label">
-        {props.label}
-        {props.required && <span aria-hidden="true"> *</span>}
-      </label>
-      {props.children}
-      {props.hint && (
-        <p id={`${props.id}-hint`} className="field__hint">
-          {props.hint}
-        </p>
-      )}
-      {props.error && (
-        <p id={`${props.id}-error`} className="field__error">
-          {props.error}
-        </p>
-      )}
-    </div>
-  );
 }
 
 /**

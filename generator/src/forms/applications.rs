@@ -19,13 +19,8 @@ pub const JOB_APPLICATIONS: Table = Table {
     rows: "applications",
     about: "Job applications",
     columns: &[
-        server("id", Type::Uuid, Fill::Uuid, "made by the server"),
-        server(
-            "received_at",
-            Type::Timestamptz,
-            Fill::Now,
-            "when the server received it",
-        ),
+        ID,
+        RECEIVED_AT,
         server(
             "status",
             Type::Text,
@@ -66,24 +61,9 @@ pub const JOB_APPLICATIONS: Table = Table {
             true,
             "the applicants' privacy notice was accepted",
         ),
-        public(
-            "page",
-            Type::Text,
-            true,
-            "the path of the page the form was sent from",
-        ),
-        public(
-            "fill_ms",
-            Type::Integer,
-            true,
-            "milliseconds from the form's first render to its submission",
-        ),
-        public(
-            "website",
-            Type::Text,
-            false,
-            "the honeypot: a field people never see, so always empty",
-        ),
+        PAGE,
+        FILL_MS,
+        WEBSITE,
     ],
     checks: &[
         Check {
@@ -111,11 +91,7 @@ pub const JOB_APPLICATIONS: Table = Table {
         },
         Check {
             name: "job_applications_email_check",
-            rule: Rule::Pattern {
-                column: "email",
-                max: MAX_EMAIL,
-                pattern: EMAIL_PATTERN,
-            },
+            rule: EMAIL_RULE,
         },
         Check {
             name: "job_applications_job_id_check",
@@ -143,11 +119,7 @@ pub const JOB_APPLICATIONS: Table = Table {
         },
         Check {
             name: "job_applications_page_check",
-            rule: Rule::Pattern {
-                column: "page",
-                max: MAX_URL,
-                pattern: PAGE_PATTERN,
-            },
+            rule: PAGE_RULE,
         },
         Check {
             name: "job_applications_phone_check",

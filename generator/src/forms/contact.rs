@@ -18,13 +18,8 @@ pub const CONTACT_MESSAGES: Table = Table {
     rows: "messages",
     about: "The contact form's messages",
     columns: &[
-        server("id", Type::Uuid, Fill::Uuid, "made by the server"),
-        server(
-            "received_at",
-            Type::Timestamptz,
-            Fill::Now,
-            "when the server received it",
-        ),
+        ID,
+        RECEIVED_AT,
         server(
             "status",
             Type::Text,
@@ -55,24 +50,9 @@ pub const CONTACT_MESSAGES: Table = Table {
             false,
             "the image's public URL",
         ),
-        public(
-            "page",
-            Type::Text,
-            true,
-            "the path of the page the form was sent from",
-        ),
-        public(
-            "fill_ms",
-            Type::Integer,
-            true,
-            "milliseconds from the form's first render to its submission",
-        ),
-        public(
-            "website",
-            Type::Text,
-            false,
-            "the honeypot: a field people never see, so always empty",
-        ),
+        PAGE,
+        FILL_MS,
+        WEBSITE,
     ],
     checks: &[
         Check {
@@ -105,11 +85,7 @@ pub const CONTACT_MESSAGES: Table = Table {
         },
         Check {
             name: "contact_messages_email_check",
-            rule: Rule::Pattern {
-                column: "email",
-                max: MAX_EMAIL,
-                pattern: EMAIL_PATTERN,
-            },
+            rule: EMAIL_RULE,
         },
         Check {
             name: "contact_messages_message_check",
@@ -129,11 +105,7 @@ pub const CONTACT_MESSAGES: Table = Table {
         },
         Check {
             name: "contact_messages_page_check",
-            rule: Rule::Pattern {
-                column: "page",
-                max: MAX_URL,
-                pattern: PAGE_PATTERN,
-            },
+            rule: PAGE_RULE,
         },
         Check {
             name: "contact_messages_phone_check",

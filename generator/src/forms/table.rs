@@ -240,6 +240,46 @@ pub const MAX_URL: usize = 2048;
 pub const EMAIL_PATTERN: &str = "^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$";
 /// A path of this site, as `location.pathname` gives it (percent-encoded).
 pub const PAGE_PATTERN: &str = "^/[!-~]*$";
+/// The columns every form's table has: made by the server, or the spam
+/// measures' and the page's.
+pub const ID: Column = server("id", Type::Uuid, Fill::Uuid, "made by the server");
+pub const RECEIVED_AT: Column = server(
+    "received_at",
+    Type::Timestamptz,
+    Fill::Now,
+    "when the server received it",
+);
+pub const PAGE: Column = public(
+    "page",
+    Type::Text,
+    true,
+    "the path of the page the form was sent from",
+);
+pub const FILL_MS: Column = public(
+    "fill_ms",
+    Type::Integer,
+    true,
+    "milliseconds from the form's first render to its submission",
+);
+pub const WEBSITE: Column = public(
+    "website",
+    Type::Text,
+    false,
+    "the honeypot: a field people never see, so always empty",
+);
+
+/// The rules every form's e-mail address and page follow.
+pub const EMAIL_RULE: Rule = Rule::Pattern {
+    column: "email",
+    max: MAX_EMAIL,
+    pattern: EMAIL_PATTERN,
+};
+pub const PAGE_RULE: Rule = Rule::Pattern {
+    column: "page",
+    max: MAX_URL,
+    pattern: PAGE_PATTERN,
+};
+
 /// The fewest milliseconds between a form's first render and its submission: a
 /// person needs longer to fill it in, a script that posts at once does not.
 pub const MIN_FILL_MS: i64 = 3000;
