@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { axeViolations, copySite, hydrated, launchBrowser, openPage, startServer } from "./support.mjs";
+import { axeViolations, copySite, hydrated, keepPostingsOpen, launchBrowser, openPage, startServer } from "./support.mjs";
 
 const KEY = "test-anon-key";
 const SERVICE_KEY = "test-service-role-key";
@@ -27,6 +27,7 @@ let files;
 
 before(async () => {
   const site = copySite();
+  keepPostingsOpen(site);
   const config = path.join(site, "content/site.yaml");
   writeFileSync(config, readFileSync(config, "utf8").replace(/anon_key: ".*"/, `anon_key: "${KEY}"`));
   // A posting whose last day was before the build's (site serve shows it, closed).
@@ -140,6 +141,49 @@ describe("a candidate applies from the posting's page", () => {
     await page.getByText("This role is open to people living in United Kingdom, Ireland, Netherlands only.").waitFor();
     assert.equal(await page.getByLabel(/^Country you live in/).getAttribute("aria-invalid"), "true");
     assert.equal(applications().length, before);
+    await context.close();
+  });
+});
+
+describe("every posting, on a phone", () => {
+  test("has its form, open until its closing moment, for its own posting", async () => {
+    const openings = JSON.parse(execFileSync(bin, ["applications", "--openings", "--root", server.root], { encoding: "utf8" }));
+    const open = openings.filter((o) => Date.parse(o.closes_at) > Date.now());
+    assert.ok(open.length >= 7, `${open.length} open postings`);
+    for (const o of open) {
+      const { page, context, problems } = await postingPage(`/careers/${o.job_id}/`, 375);
+      await page.getByRole("link", { name: /^Apply/ }).first().click();
+      const form = page.getByRole("form", { name: "Job application" });
+      assert.equal(await form.count(), 1, o.job_id);
+      assert.equal(await form.getByRole("button", { name: "Send Application" }).isEnabled(), true, o.job_id);
+      if (o.applicants_from.length) assert.match(await page.locator("#apply-country-hint").innerText(), /open to people living in/);
+      assert.deepEqual(problems, [], o.job_id);
+      await context.close();
+    }
+  });
+
+  test("a refused application gets the failure toast with the server's words, and every value stays", async () => {
+    const { page, context } = await postingPage(LONDON, 375);
+    // The table refuses this one (as a rate limit would).
+    await page.route("**/rest/v1/job_applications", (route) =>
+      route.fulfill({ status: 429, contentType: "application/json", body: JSON.stringify({ code: "PT429", message: "Too many applications have been sent from your network in the last hour. Please try again later." }) }),
+    );
+    await fill(page, { email: "kept@example.com", file: DOCX });
+    const rows = applications().length;
+    await page.getByRole("button", { name: "Send Application" }).click();
+    await toast(page).getByText("Submission Failed").waitFor();
+    await toast(page).getByText("Too many applications have been sent from your network").waitFor();
+    assert.equal(await page.getByLabel(/^Email Address/).inputValue(), "kept@example.com");
+    assert.equal(await page.getByLabel(/^Country you live in/).inputValue(), "GB");
+    assert.match(await page.locator(".application-form .attachment").innerText(), /cv\.docx/, "the CV stays chosen");
+    assert.equal(await page.getByRole("button", { name: "Send Application" }).isEnabled(), true);
+    // Sent again once the table takes it: the CV stored the first time is used, not stored twice.
+    const cvs = storedCvs().length;
+    await page.unroute("**/rest/v1/job_applications");
+    await page.getByRole("button", { name: "Send Application" }).click();
+    await page.getByRole("heading", { name: "Application Sent" }).waitFor();
+    assert.equal(applications().length, rows + 1);
+    assert.equal(storedCvs().length, cvs, "no second copy of the CV");
     await context.close();
   });
 });

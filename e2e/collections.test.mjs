@@ -10,7 +10,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { hydrated, launchBrowser, openPage, startServer } from "./support.mjs";
+import { hydrated, launchBrowser, ON_BUILD_DAY, openPage, startServer } from "./support.mjs";
 
 let server;
 let browser;
@@ -29,7 +29,8 @@ after(async () => {
 
 /** Opens `route` at `width`, hydrated, and keeps its screenshot as `name`. */
 async function visit(width, route, name, { javaScript = true } = {}) {
-  const opened = await openPage(browser, width, { javaScript });
+  // A posting's form closes by the page's clock: the build's day.
+  const opened = await openPage(browser, width, { javaScript, at: ON_BUILD_DAY });
   await opened.page.goto(server.url + route);
   if (javaScript) await hydrated(opened.page);
   await opened.page.screenshot({ path: path.join(shots, `${name}-${width}.png`), fullPage: true });

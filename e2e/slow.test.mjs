@@ -7,7 +7,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { axeViolationsWithoutJavaScript, hydrated, launchBrowser, openPage, startServer } from "./support.mjs";
+import { axeViolationsWithoutJavaScript, hydrated, launchBrowser, ON_BUILD_DAY, openPage, startServer } from "./support.mjs";
 
 const SCRIPT_DELAY_MS = 4000;
 const GIF = Buffer.from("47494638396101000100800000000000ffffff21f90401000000002c00000000010001000002024401003b", "hex");
@@ -164,7 +164,7 @@ describe("typed before the application form hydrates", () => {
     });
 
   test("every value and the chosen CV survive hydration; Enter before it sends nothing anywhere", async (t) => {
-    const { page, context, problems } = await openPage(browser, 375);
+    const { page, context, problems } = await openPage(browser, 375, { at: ON_BUILD_DAY });
     await delayScripts(page);
     await page.goto(server.url + POSTING, { waitUntil: "domcontentloaded" });
     for (const [key, label] of Object.entries(LABELLED)) await page.getByLabel(label).fill(APPLIED[key]);

@@ -4,7 +4,7 @@
 
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -23,6 +23,27 @@ const root = path.resolve(import.meta.dirname, "..");
  */
 export const BUILT_AT = new Date("2026-11-24T00:00:00Z");
 export const BUILD_CLOCK = { SOURCE_DATE_EPOCH: String(BUILT_AT.getTime() / 1000) };
+
+/**
+ * A moment of the day the tests build on, for a browser's clock: a posting's
+ * application form compares the browser's clock with its closing moment, so a
+ * test of the project's own postings pins it (`openPage(…, { at })`) to pass on
+ * any day.
+ */
+export const ON_BUILD_DAY = new Date(BUILT_AT.getTime() + 12 * 3600 * 1000);
+
+/**
+ * Keeps every job posting of a copied site open whatever the clock says (its
+ * last day far ahead), for tests that apply: the table of `site serve`, and a
+ * PostgreSQL's, compare their own clocks with the closing moment.
+ */
+export function keepPostingsOpen(site) {
+  const dir = path.join(site, "content/pages/careers");
+  for (const file of readdirSync(dir).filter((f) => f.endsWith(".md"))) {
+    const text = readFileSync(path.join(dir, file), "utf8");
+    writeFileSync(path.join(dir, file), text.replace(/^valid_through: .*$/m, "valid_through: 2099-12-31"));
+  }
+}
 
 /** The widths every page is tried at: small and large phones, a tablet, a laptop. */
 export const WIDTHS = [320, 375, 768, 1280];
@@ -123,7 +144,9 @@ export function rawGet(url, headers = {}) {
  * The environment without faketime's library (`make test CLOCK=…`), for the
  * programs that cannot run under it even with the clock unmoved: Chromium spins,
  * wrangler's local server never starts. They keep the real clock; what they show
- * does not depend on the date (the islands read the clock only to name an upload).
+ * does not depend on the date (the islands read the clock to name an upload, and
+ * the application form to close a posting: tests of postings pin the page's
+ * clock, `openPage(…, { at: ON_BUILD_DAY })`, or keep them open).
  */
 export function withoutFaketime(env = process.env) {
   const rest = { ...env };
@@ -148,12 +171,16 @@ export async function launchBrowser() {
   });
 }
 
-/** A page at `width` that records problems in `problems`. */
-export async function openPage(browser, width, { javaScript = true } = {}) {
+/**
+ * A page at `width` that records problems in `problems`; with `at`, its `Date`
+ * says that moment (timers and `performance.now()` still run).
+ */
+export async function openPage(browser, width, { javaScript = true, at } = {}) {
   const context = await browser.newContext({
     viewport: { width, height: 800 },
     javaScriptEnabled: javaScript,
   });
+  if (at) await context.clock.setFixedTime(at);
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   const problems = [];

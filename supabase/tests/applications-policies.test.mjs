@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { copySite, startServer } from "../../e2e/support.mjs";
+import { copySite, keepPostingsOpen, startServer } from "../../e2e/support.mjs";
 import { formModules } from "./form.mjs";
 import { startPostgres, supabaseLike } from "./postgres.mjs";
 import { columnsOf, insert } from "./postgrest.mjs";
@@ -159,6 +159,7 @@ const note = (name, database, builtIn, same = JSON.stringify(database) === JSON.
 before(async () => {
   form = await formModules("application");
   const site = copySite();
+  keepPostingsOpen(site);
   const config = path.join(site, "content/site.yaml");
   writeFileSync(config, readFileSync(config, "utf8").replace(/anon_key: ".*"/, `anon_key: "${KEY}"`));
   writeFileSync(

@@ -20,7 +20,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { copySite, startServer } from "../../e2e/support.mjs";
+import { copySite, keepPostingsOpen, startServer } from "../../e2e/support.mjs";
 import { columnsOf, insert } from "./postgrest.mjs";
 
 const command = process.env.SUPABASE_STORAGE_RUN;
@@ -64,6 +64,7 @@ before(async () => {
   }
   columns = await columnsOf(db, "job_applications");
   const site = copySite();
+  keepPostingsOpen(site);
   const config = path.join(site, "content/site.yaml");
   writeFileSync(config, readFileSync(config, "utf8").replace(/anon_key: ".*"/, `anon_key: "${SERVE_KEY}"`));
   for (const o of JSON.parse(execFileSync(bin, ["applications", "--openings", "--root", site], { encoding: "utf8" }))) {
