@@ -48,7 +48,7 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
   const [status, setStatus] = useState<Status>("editing");
   // Country names in the page's language, once hydrated (the server's HTML has
   // the English ones, so both renders agree).
-  const [names, setNames] = useState<Map<string, string>>(() => new Map(COUNTRIES));
+  const [names, setNames] = useState<ReadonlyMap<string, string>>(() => new Map(COUNTRIES));
   const fileInput = useRef<HTMLInputElement>(null);
   const form = useRef<HTMLFormElement>(null);
   // The CV already stored for this file, so a retry after a refused row does
@@ -78,7 +78,8 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
     if (!locale.startsWith("en")) {
       try {
         const display = new Intl.DisplayNames([locale], { type: "region" });
-        setNames(new Map(COUNTRIES.map(([code, name]) => [code, display.of(code) ?? name])));
+        const local = COUNTRIES.map(([code, name]) => [code, display.of(code) ?? name] as const);
+        setNames(new Map([...local].sort((a, b) => a[1].localeCompare(b[1], locale))));
       } catch {
         // An engine without region names keeps the English ones.
       }
@@ -195,7 +196,6 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
 
   const submitting = status === "submitting";
   const remoteHint = job.applicantsFrom.length > 0 ? (words.country_hint ?? "").replaceAll("{countries}", job.applicantsFrom.map(countryName).join(", ")) : undefined;
-  const sorted = [...names].sort((a, b) => a[1].localeCompare(b[1], locale));
   return (
     <form ref={form} className="contact-form application-form" noValidate onSubmit={onSubmit} aria-label={words.label}>
       <div className="form-grid">
@@ -215,7 +215,7 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
       <Field id={id("country")} label={words.country} required error={errors.country} hint={remoteHint}>
         <select id={id("country")} name="country" autoComplete="country" required value={fields.country} onChange={set("country")} aria-invalid={!!errors.country} aria-describedby={describedBy("country", !!remoteHint)}>
           <option value="">{words.country_choose}</option>
-          {sorted.map(([code, name]) => (
+          {[...names].map(([code, name]) => (
             <option key={code} value={code}>
               {name}
             </option>

@@ -1,9 +1,11 @@
 // ISO 3166-1's countries: two-letter code and English name (from Debian's
 // iso-codes), for where an applicant lives. Names in other languages come from
-// the browser's Intl.DisplayNames once the form has hydrated.
+// the browser's Intl.DisplayNames once the form has hydrated. In English
+// alphabetical order, so both renders list them alike.
 
 export const COUNTRIES: readonly (readonly [code: string, name: string])[] = [
   ["AF", "Afghanistan"],
+  ["AX", "Åland Islands"],
   ["AL", "Albania"],
   ["DZ", "Algeria"],
   ["AS", "American Samoa"],
@@ -56,12 +58,12 @@ export const COUNTRIES: readonly (readonly [code: string, name: string])[] = [
   ["CD", "Congo, The Democratic Republic of the"],
   ["CK", "Cook Islands"],
   ["CR", "Costa Rica"],
+  ["CI", "Côte d'Ivoire"],
   ["HR", "Croatia"],
   ["CU", "Cuba"],
   ["CW", "Curaçao"],
   ["CY", "Cyprus"],
   ["CZ", "Czechia"],
-  ["CI", "Côte d'Ivoire"],
   ["DK", "Denmark"],
   ["DJ", "Djibouti"],
   ["DM", "Dominica"],
@@ -182,10 +184,10 @@ export const COUNTRIES: readonly (readonly [code: string, name: string])[] = [
   ["PT", "Portugal"],
   ["PR", "Puerto Rico"],
   ["QA", "Qatar"],
+  ["RE", "Réunion"],
   ["RO", "Romania"],
   ["RU", "Russian Federation"],
   ["RW", "Rwanda"],
-  ["RE", "Réunion"],
   ["BL", "Saint Barthélemy"],
   ["SH", "Saint Helena, Ascension and Tristan da Cunha"],
   ["KN", "Saint Kitts and Nevis"],
@@ -229,10 +231,10 @@ export const COUNTRIES: readonly (readonly [code: string, name: string])[] = [
   ["TO", "Tonga"],
   ["TT", "Trinidad and Tobago"],
   ["TN", "Tunisia"],
+  ["TR", "Türkiye"],
   ["TM", "Turkmenistan"],
   ["TC", "Turks and Caicos Islands"],
   ["TV", "Tuvalu"],
-  ["TR", "Türkiye"],
   ["UG", "Uganda"],
   ["UA", "Ukraine"],
   ["AE", "United Arab Emirates"],
@@ -251,5 +253,4 @@ export const COUNTRIES: readonly (readonly [code: string, name: string])[] = [
   ["YE", "Yemen"],
   ["ZM", "Zambia"],
   ["ZW", "Zimbabwe"],
-  ["AX", "Åland Islands"],
 ];
