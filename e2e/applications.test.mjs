@@ -99,9 +99,15 @@ describe("a candidate applies from the posting's page", () => {
       await page.getByRole("link", { name: /^Apply/ }).first().click();
       assert.equal(new URL(page.url()).hash, "#apply");
       await fill(page, { email, country: "IE", file: source });
+      const notice = page.getByRole("link", { name: /privacy notice for applicants/ });
+      assert.deepEqual([await notice.getAttribute("target"), await notice.getAttribute("href")], ["_blank", "/applicant-privacy/"], "read in a new tab, the form keeps its values");
       await page.getByRole("button", { name: "Send Application" }).click();
       await page.getByRole("heading", { name: "Application Sent" }).waitFor();
       await toast(page).getByText("Application Sent").waitFor();
+      // The panel that replaced the form has the focus, and so is in view.
+      assert.equal(await page.evaluate(() => document.activeElement?.className), "form-sent");
+      const panel = await page.locator(".form-sent").boundingBox();
+      assert.ok(panel.y >= 0 && panel.y + panel.height <= 800, `the sent panel is on the screen (${panel.y})`);
       assert.deepEqual(problems, []);
       assert.deepEqual(await axeViolations(page), [], "the sent panel");
 
@@ -139,7 +145,10 @@ describe("a candidate applies from the posting's page", () => {
     const before = applications().length;
     await page.getByRole("button", { name: "Send Application" }).click();
     await page.getByText("This role is open to people living in United Kingdom, Ireland, Netherlands only.").waitFor();
-    assert.equal(await page.getByLabel(/^Country you live in/).getAttribute("aria-invalid"), "true");
+    const country = page.getByLabel(/^Country you live in/);
+    assert.equal(await country.getAttribute("aria-invalid"), "true");
+    assert.equal(await country.evaluate((el) => getComputedStyle(el).borderTopColor), "rgb(180, 35, 24)", "drawn as invalid");
+    assert.equal(await page.evaluate(() => document.activeElement?.name), "country");
     assert.equal(applications().length, before);
     await context.close();
   });
@@ -173,6 +182,7 @@ describe("every posting, on a phone", () => {
     await page.getByRole("button", { name: "Send Application" }).click();
     await toast(page).getByText("Submission Failed").waitFor();
     await toast(page).getByText("Too many applications have been sent from your network").waitFor();
+    await page.waitForFunction(() => document.activeElement?.textContent?.includes("Send Application"));
     assert.equal(await page.getByLabel(/^Email Address/).inputValue(), "kept@example.com");
     assert.equal(await page.getByLabel(/^Country you live in/).inputValue(), "GB");
     assert.match(await page.locator(".application-form .attachment").innerText(), /cv\.docx/, "the CV stays chosen");
@@ -201,10 +211,11 @@ describe("a file that is not a CV", () => {
       await toast(page).getByText(title).waitFor();
       await toast(page).getByText(text, { exact: false }).waitFor();
       assert.equal(await page.getByLabel(/^CV/).inputValue(), "", "the selection is cleared");
+      assert.match(await page.locator("#apply-cv-error").innerText(), new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")), "the reason stays at the field");
       assert.equal(await page.getByLabel(/^Email Address/).inputValue(), "files@example.com");
       assert.equal(await page.getByLabel(/^Covering note/).inputValue(), "I have run Azure platforms for six years and would like to join your team.");
       await page.getByRole("button", { name: "Send Application" }).click();
-      await page.getByText("Please attach your CV as a PDF or Word document.").waitFor();
+      assert.equal(await page.evaluate(() => document.activeElement?.name), "cv", "Send leads to the CV field");
       assert.deepEqual({ rows: applications().length, cvs: storedCvs().length }, before);
       await context.close();
     });
@@ -216,7 +227,14 @@ describe("a closed posting", () => {
     const { page, context } = await postingPage(CLOSED, 375);
     await page.getByRole("heading", { name: "This posting is closed" }).waitFor();
     assert.equal(await page.getByRole("button", { name: "Send Application" }).count(), 0);
+    assert.equal(await page.getByRole("link", { name: /^Apply/ }).count(), 0, "no Apply");
     await context.close();
+    // Without JavaScript too: the server's HTML says it.
+    const still = await openPage(browser, 375, { javaScript: false });
+    await still.page.goto(server.url + CLOSED);
+    assert.equal(await still.page.getByRole("heading", { name: "This posting is closed" }).isVisible(), true);
+    assert.equal(await still.page.locator("noscript").filter({ hasText: "cannot send" }).count(), 0);
+    await still.context.close();
     // Even with its CV stored (a script can upload one), the row is refused.
     const key = "cloud-architect-closed/1763800000000_cv.pdf";
     const form = new FormData();

@@ -12,6 +12,8 @@ export const props = z.strictObject({
     title: z.string(),
     closesAt: z.string(),
     applicantsFrom: z.array(z.string().regex(/^[A-Z]{2}$/)),
+    /** Closed when the page was built (shown by `site serve` and `--drafts` only). */
+    closed: z.boolean(),
   }),
   /** The form's words in the page's language (`apply.*` of content/strings/<code>.yaml). */
   words: z.record(z.string(), z.string()),

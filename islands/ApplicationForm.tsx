@@ -41,7 +41,7 @@ function formatSize(bytes: number, locale: string): string {
  */
 export default function ApplicationForm({ storage, job, words, privacyHref, locale }: ApplicationFormProps) {
   const [ready, setReady] = useState(false);
-  const [closed, setClosed] = useState(false);
+  const [closed, setClosed] = useState(job.closed);
   const [fields, setFields] = useState<ApplicationFields>(EMPTY_APPLICATION);
   const [errors, setErrors] = useState<ApplicationErrors>({});
   const [cv, setCv] = useState<Cv | null>(null);
@@ -51,6 +51,8 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
   const [names, setNames] = useState<ReadonlyMap<string, string>>(() => new Map(COUNTRIES));
   const fileInput = useRef<HTMLInputElement>(null);
   const form = useRef<HTMLFormElement>(null);
+  const submit = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
   // The CV already stored for this file, so a retry after a refused row does
   // not store it twice.
   const uploaded = useRef<{ file: File; key: string } | null>(null);
@@ -72,9 +74,15 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
     if (chosen) void choose(chosen);
   }, []);
 
+  // The panel that replaces the form is where the visitor's eyes and focus go,
+  // however far the form was scrolled.
+  useEffect(() => {
+    if (status === "sent") panel.current?.focus();
+  }, [status]);
+
   useEffect(() => {
     setReady(true);
-    setClosed(isClosed(job.closesAt, Date.now()));
+    setClosed((c) => c || isClosed(job.closesAt, Date.now()));
     if (!locale.startsWith("en")) {
       try {
         const display = new Intl.DisplayNames([locale], { type: "region" });
@@ -103,7 +111,10 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
 
   const refuse = (file: File, problem: CvProblem) => {
     const named = (text: string | undefined) => (text ?? "").replaceAll("{name}", file.name);
-    showToast({ title: named(words[`cv_${problem}_title`]), description: named(words[`cv_${problem}_text`]), variant: "destructive" });
+    const reason = named(words[`cv_${problem}_text`]);
+    showToast({ title: named(words[`cv_${problem}_title`]), description: reason, variant: "destructive" });
+    // The reason stays at the field after the toast has gone.
+    setErrors((e) => ({ ...e, cv: reason }));
     clearCv();
   };
 
@@ -140,6 +151,8 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
       const message = error instanceof Error && error.message ? error.message : words.failed_text;
       showToast({ title: words.failed_title ?? "", description: message, variant: "destructive" });
       setStatus("editing");
+      // Send was disabled while sending, which took the focus from it.
+      setTimeout(() => submit.current?.focus(), 0);
     };
     const { insertRow, waitBeforeSending } = await import("./lib/messages.ts");
     let key = uploaded.current?.file === cv.file ? uploaded.current.key : null;
@@ -177,7 +190,7 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
 
   if (closed) {
     return (
-      <div className="form-closed" role="status">
+      <div ref={panel} tabIndex={-1} className="form-closed" role="status">
         <h3 className="form-sent__title">{words.closed_title}</h3>
         <p>{words.closed_text}</p>
       </div>
@@ -186,7 +199,7 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
 
   if (status === "sent") {
     return (
-      <div className="form-sent" role="status">
+      <div ref={panel} tabIndex={-1} className="form-sent" role="status">
         <CircleCheck aria-hidden="true" size={48} className="form-sent__icon" />
         <h3 className="form-sent__title">{words.sent_title}</h3>
         <p>{words.sent_text}</p>
@@ -247,7 +260,11 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
         <input id={id("agree")} name="agree" type="checkbox" required checked={fields.agree} onChange={set("agree")} aria-invalid={!!errors.agree} aria-describedby={errors.agree ? `${id("agree")}-error` : undefined} />
         <label htmlFor={id("agree")}>
           {words.agree_before}
-          <a href={privacyHref}>{words.privacy_notice}</a>
+          {/* A new tab, so the form keeps what was typed while the notice is read. */}
+          <a href={privacyHref} target="_blank" rel="noopener noreferrer">
+            {words.privacy_notice}
+            <span className="visually-hidden"> {words.new_tab}</span>
+          </a>
           {words.agree_after}
           <span aria-hidden="true"> *</span>
         </label>
@@ -257,7 +274,7 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
           </p>
         )}
       </div>
-      <button type="submit" className="button button--primary contact-form__submit" disabled={!ready || submitting}>
+      <button ref={submit} type="submit" className="button button--primary contact-form__submit" disabled={!ready || submitting}>
         {submitting ? (
           <>
             <LoaderCircle aria-hidden="true" size={18} className="spinner" /> {words.sending}

@@ -46,6 +46,14 @@ export default function ContactForm({ storage, messages, words, toastWords, priv
   const [status, setStatus] = useState<Status>("editing");
   const fileInput = useRef<HTMLInputElement>(null);
   const form = useRef<HTMLFormElement>(null);
+  const submit = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+
+  // The Sent panel is where the visitor's eyes and focus go, however far the
+  // form was scrolled.
+  useEffect(() => {
+    if (status === "sent") panel.current?.focus();
+  }, [status]);
 
   // On a slow connection the visitor types into the server's HTML before this
   // script arrives. Hydration keeps what the fields hold, but the first render
@@ -125,6 +133,8 @@ export default function ContactForm({ storage, messages, words, toastWords, priv
       const message = error instanceof Error && error.message ? error.message : toasts.failed.fallback;
       showToast({ title: toasts.failed.title, description: message, variant: "destructive" });
       setStatus("editing");
+      // Send was disabled while sending, which took the focus from it.
+      setTimeout(() => submit.current?.focus(), 0);
     };
     let attachment: { key: string; url: string } | null = null;
     if (file) {
@@ -166,7 +176,7 @@ export default function ContactForm({ storage, messages, words, toastWords, priv
 
   if (status === "sent") {
     return (
-      <div className="form-sent" role="status">
+      <div ref={panel} tabIndex={-1} className="form-sent" role="status">
         <CircleCheck aria-hidden="true" size={48} className="form-sent__icon" />
         <h3 className="form-sent__title">{words.sent_title}</h3>
         <p>{words.sent_text}</p>
@@ -235,7 +245,7 @@ export default function ContactForm({ storage, messages, words, toastWords, priv
           </p>
         )}
       </div>
-      <button type="submit" className="button button--primary contact-form__submit" disabled={!ready || submitting}>
+      <button ref={submit} type="submit" className="button button--primary contact-form__submit" disabled={!ready || submitting}>
         {submitting ? (
           <>
             <LoaderCircle aria-hidden="true" size={18} className="spinner" /> {words.sending}

@@ -28,7 +28,7 @@ pub fn run(args: &ApplicationsArgs) -> bool {
         println!("── {} · {}", text("received_at"), text("job_id"));
         println!("From:    {} <{}>", text("name"), text("email"));
         println!("Phone:   {}", text("phone"));
-        println!("Lives in {}", text("country"));
+        println!("Country: {}", text("country"));
         if !text("profile_url").is_empty() {
             println!("Profile: {}", text("profile_url"));
         }
