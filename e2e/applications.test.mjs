@@ -235,13 +235,18 @@ describe("a closed posting", () => {
     assert.equal(await still.page.getByRole("heading", { name: "This posting is closed" }).isVisible(), true);
     assert.equal(await still.page.locator("noscript").filter({ hasText: "cannot send" }).count(), 0);
     await still.context.close();
-    // Even with its CV stored (a script can upload one), the row is refused.
+    // Its folder takes no CV from the public; and even with a CV stored (as
+    // one uploaded before it closed), the row is refused.
     const key = "cloud-architect-closed/1763800000000_cv.pdf";
-    const form = new FormData();
-    form.append("cacheControl", "0");
-    form.append("", new Blob([readFileSync(path.join(files, "Asha Patel CV.pdf"))], { type: "application/pdf" }));
-    const upload = await fetch(`${server.url}/storage/v1/object/applications/${key}`, { method: "POST", headers: { Authorization: `Bearer ${KEY}`, apikey: KEY }, body: form });
-    assert.equal(upload.status, 200);
+    const upload = (as) => {
+      const form = new FormData();
+      form.append("cacheControl", "0");
+      form.append("", new Blob([readFileSync(path.join(files, "Asha Patel CV.pdf"))], { type: "application/pdf" }));
+      return fetch(`${server.url}/storage/v1/object/applications/${key}`, { method: "POST", headers: { Authorization: `Bearer ${as}`, apikey: as }, body: form });
+    };
+    const byPublic = await upload(KEY);
+    assert.equal((await byPublic.json()).message, "new row violates row-level security policy");
+    assert.equal((await upload(SERVICE_KEY)).status, 200);
     const refused = await fetch(`${server.url}/rest/v1/job_applications`, {
       method: "POST",
       headers: { apikey: KEY, Authorization: `Bearer ${KEY}`, "Content-Type": "application/json" },

@@ -14,8 +14,24 @@ on conflict (id) do update set
   file_size_limit = excluded.file_size_limit,
   allowed_mime_types = excluded.allowed_mime_types;
 
--- The public may upload new objects, only into this bucket, only in its
--- folders, and only with keys of the form the site makes:
+-- Whether a posting takes applications now: the only folders the public
+-- may upload into. public.job_openings is written by the deploy.
+create or replace function public.job_takes_applications(job text)
+returns boolean
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  return exists (select 1 from public.job_openings o where o.job_id = job and o.closes_at > now());
+end
+$$;
+revoke all on function public.job_takes_applications(text) from public;
+grant execute on function public.job_takes_applications(text) to anon, authenticated;
+
+-- The public may upload new objects, only into this bucket, only in the
+-- folder of a posting that takes applications now, and only with keys of the form the site makes:
 --     <job id>/<13-digit millisecond timestamp>_<safe file name>
 -- There is no UPDATE, DELETE or SELECT policy for anon: it cannot overwrite
 -- (an upsert needs UPDATE), remove or list anyone's uploads. The bucket is
@@ -28,6 +44,7 @@ create policy "applications: public uploads"
   with check (
     bucket_id = 'applications'
     and name ~ '^[a-z0-9][a-z0-9-]{0,99}/[0-9]{13}_[A-Za-z0-9._-]{1,91}$'
+    and public.job_takes_applications((storage.foldername(name))[1])
   );
 
 create table if not exists public.job_applications (

@@ -87,11 +87,15 @@ async function record(key, { size, mimetype }, role = "anon") {
   }
 }
 
-/** Stores a CV at `key` on both sides. */
-async function store(key, bytes = PDF, type = TYPES.pdf) {
-  const served = await upload(key, bytes, type);
+/**
+ * Stores a CV at `key` on both sides, as the public does, or with `service`
+ * as the service role, which row-level security does not bind (a CV stored
+ * before its posting closed, say).
+ */
+async function store(key, bytes = PDF, type = TYPES.pdf, { service = false } = {}) {
+  const served = await upload(key, bytes, type, { as: service ? SERVICE : KEY });
   assert.equal(served.status, 200, JSON.stringify(served.body));
-  const recorded = await record(key, { size: bytes.length, mimetype: type });
+  const recorded = await record(key, { size: bytes.length, mimetype: type }, service ? "service_role" : "anon");
   assert.ok(recorded.ok, recorded.message);
 }
 
@@ -145,8 +149,8 @@ const CASES = [
   ["a CV that was never stored", (r) => r, [409, "23503", "The CV is not in storage: upload it first."], { stored: false }],
   ["a CV of another posting's folder", (r) => r, [400, "23514", constraint("cv_folder")], { job: OTHER_JOB }],
   ["a CV key with a traversal", (r) => ({ ...r, cv_key: `${JOB}/../${OTHER_JOB}/1763800000000_cv.pdf` }), [409, "23503", "The CV is not in storage: upload it first."], { stored: false }],
-  ["a closed posting", (r) => ({ ...r, job_id: CLOSED_JOB }), [410, "PT410", "This posting is closed: applications are no longer accepted."], { job: CLOSED_JOB }],
-  ["a posting that does not exist", (r) => ({ ...r, job_id: "no-such-role" }), [404, "PT404", "There is no posting with this id."], { job: "no-such-role" }],
+  ["a closed posting, its CV stored while it was open", (r) => ({ ...r, job_id: CLOSED_JOB }), [410, "PT410", "This posting is closed: applications are no longer accepted."], { job: CLOSED_JOB, service: true }],
+  ["a posting that does not exist", (r) => ({ ...r, job_id: "no-such-role" }), [404, "PT404", "There is no posting with this id."], { job: "no-such-role", service: true }],
   ["a status set by the applicant", (r) => ({ ...r, status: "hired" }), [403, "42501", DENIED]],
   ["the row asked back", (r) => r, [403, "42501", DENIED], { prefer: "return=representation" }],
 ];
@@ -217,7 +221,7 @@ describe("each application, to PostgreSQL and to site serve", () => {
     test(`${name}: ${status}${code ? ` ${code}` : ""}`, async () => {
       const from = next();
       const cv = `${options.job ?? JOB}/${from.at}_${options.name ?? "cv.pdf"}`;
-      if (options.stored !== false) await store(cv, options.cv ?? PDF, options.type ?? TYPES.pdf);
+      if (options.stored !== false) await store(cv, options.cv ?? PDF, options.type ?? TYPES.pdf, { service: options.service });
       const row = change(formRow(from, cv));
       let result;
       if (options.prefer) {
@@ -256,9 +260,9 @@ describe("each application, to PostgreSQL and to site serve", () => {
 });
 
 describe("the private bucket", () => {
-  test("takes a new CV only at a key of the form's shape, and never overwrites one", async () => {
+  test("takes a new CV only at a key of the form's shape, in an open posting's folder, and never overwrites one", async () => {
     const key = `${JOB}/${next().at}_cv.pdf`;
-    for (const bad of [`../${JOB}/1763800000000_cv.pdf`, `Senior/1763800000000_cv.pdf`, `${JOB}/cv.pdf`, `${JOB}/1763800000000_a b.pdf`]) {
+    for (const bad of [`../${JOB}/1763800000000_cv.pdf`, `Senior/1763800000000_cv.pdf`, `${JOB}/cv.pdf`, `${JOB}/1763800000000_a b.pdf`, `${CLOSED_JOB}/1763800000000_cv.pdf`, `no-such-role/1763800000000_cv.pdf`]) {
       const served = await upload(bad, PDF, TYPES.pdf);
       const recorded = await record(bad, { size: PDF.length, mimetype: TYPES.pdf });
       const refused = served.status === 400 && ["AccessDenied", "InvalidKey", "NoSuchBucket"].includes(served.body.code);

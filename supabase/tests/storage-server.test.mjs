@@ -70,6 +70,8 @@ before(async () => {
   for (const o of JSON.parse(execFileSync(bin, ["applications", "--openings", "--root", site], { encoding: "utf8" }))) {
     await db.query("insert into public.job_openings (job_id, title, closes_at, applicants_from) values ($1, $2, $3, $4) on conflict (job_id) do nothing", [o.job_id, o.title, o.closes_at, o.applicants_from]);
   }
+  // A posting that has closed (site serve's build has no such posting at all).
+  await db.query("insert into public.job_openings (job_id, title, closes_at) values ('cloud-architect-closed', 'Cloud Architect', '2026-11-02T00:00:00Z')");
   serve = await startServer({ siteRoot: site, env: { SITE_SERVICE_ROLE_KEY: SERVE_SERVICE } });
 });
 
@@ -142,12 +144,12 @@ describe("the real Supabase Storage server and site serve", { skip: command ? fa
     }
   });
 
-  test("refuse what the bucket's policy refuses: another key's shape, an overwrite, an upsert, another type, too many bytes", async () => {
+  test("refuse what the bucket's policy refuses: another key's shape, a closed or unknown posting's folder, an overwrite, an upsert, another type, too many bytes", async () => {
     const key = fresh("cv.pdf");
     await both("a first upload", (s) => upload(s, key, PDF, TYPES.pdf));
     await both("the same key again", (s) => upload(s, key, PDF, TYPES.pdf));
     await both("the same key again, as an upsert", (s) => upload(s, key, PDF, TYPES.pdf, true));
-    for (const bad of ["Senior/1763800000000_cv.pdf", `${JOB}/cv.pdf`, `${JOB}/1763800000000_a%20b.pdf`]) {
+    for (const bad of ["Senior/1763800000000_cv.pdf", `${JOB}/cv.pdf`, `${JOB}/1763800000000_a%20b.pdf`, "cloud-architect-closed/1763800000000_cv.pdf", "no-such-role/1763800000000_cv.pdf"]) {
       await both(`a key ${decodeURIComponent(bad)}`, (s) => upload(s, bad, PDF, TYPES.pdf));
     }
     await both("a picture declared as one", (s) => upload(s, fresh("photo.png"), PNG, "image/png"));

@@ -110,7 +110,19 @@ where
         &*on_event,
     );
 
-    let store = Arc::new(storage_for(&build_options, &*on_event)?);
+    let mut store = storage_for(&build_options, &*on_event)?;
+    // The built-in storage takes CVs for the postings of the last build that
+    // are open now, as the bucket's policy takes them for public.job_openings.
+    let postings = openings.clone();
+    store.takes_applications = storage::OpenPostings(Arc::new(move |job: &str| {
+        let now = chrono::Utc::now();
+        postings
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+            .any(|o| o.job_id == job && o.closes_at > now)
+    }));
+    let store = Arc::new(store);
     let inboxes = crate::forms::TABLES
         .iter()
         .map(|table| rest::Inbox::open(&build_options.root, table))

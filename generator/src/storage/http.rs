@@ -414,7 +414,7 @@ async fn store_file(
     // The production policy lets the public insert new objects under its folder
     // and nothing else; an upsert needs UPDATE, which the public does not have.
     // (Here nothing is ever overwritten, the service role's uploads included.)
-    if role == Role::Anon && (upsert || !bucket.permits_insert(key)) {
+    if role == Role::Anon && (upsert || !bucket.permits_insert(key, &store.takes_applications)) {
         return Err(refused_by_policy());
     }
     if store.exists(bucket, key)? {

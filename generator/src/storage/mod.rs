@@ -44,9 +44,11 @@ impl Bucket {
         }
     }
 
-    /// Whether the public may upload a new object at `key` (row-level security).
-    pub fn permits_insert(&self, key: &str) -> bool {
+    /// Whether the public may upload a new object at `key` (row-level
+    /// security), the postings that take applications being `open`.
+    pub fn permits_insert(&self, key: &str, open: &OpenPostings) -> bool {
         self.policy.permits_insert(key)
+            && (!self.policy.open_postings_only || (open.0)(key.split('/').next().unwrap_or("")))
     }
 
     /// The server's rule: exact `type/subtype`, or `type/*`.
@@ -165,6 +167,25 @@ pub struct Store {
     /// The key that reads private buckets (`.site/storage/service-role-key`,
     /// made on first use); empty for none.
     pub service_key: String,
+    /// Whether a job posting takes applications now, for a bucket whose
+    /// folders must be such postings (`open_postings_only`).
+    pub takes_applications: OpenPostings,
+}
+
+/// Whether the posting of a folder takes applications now: by default none does.
+#[derive(Clone)]
+pub struct OpenPostings(pub std::sync::Arc<dyn Fn(&str) -> bool + Send + Sync>);
+
+impl Default for OpenPostings {
+    fn default() -> OpenPostings {
+        OpenPostings(std::sync::Arc::new(|_| false))
+    }
+}
+
+impl std::fmt::Debug for OpenPostings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OpenPostings")
+    }
 }
 
 /// The service role's key of the storage in `dir`: `SITE_SERVICE_ROLE_KEY`, else
@@ -207,6 +228,7 @@ impl Store {
             buckets,
             anon_key: anon_key.to_string(),
             service_key: String::new(),
+            takes_applications: OpenPostings::default(),
         })
     }
 

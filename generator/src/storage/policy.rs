@@ -21,6 +21,9 @@ pub struct BucketPolicy {
     /// What every uploaded key must look like, as a regular expression that means
     /// the same to PostgreSQL (`~`), Rust's regex and JavaScript.
     pub insert_key_pattern: &'static str,
+    /// The folder must be a job posting that takes applications now
+    /// (`public.job_takes_applications`, from `public.job_openings`).
+    pub open_postings_only: bool,
     /// Why the key looks like that, for the migration's reader.
     #[cfg_attr(not(test), allow(dead_code))]
     pub insert_key_form: &'static str,
@@ -36,6 +39,7 @@ pub const CONTACT_ATTACHMENTS: BucketPolicy = BucketPolicy {
     allowed_mime_types: &["image/jpeg", "image/png", "image/gif"],
     insert_folder: Some("public"),
     insert_key_pattern: "^public/[0-9]{13}_[A-Za-z0-9._-]{1,91}$",
+    open_postings_only: false,
     insert_key_form: "public/<13-digit millisecond timestamp>_<safe file name>",
 };
 
@@ -51,6 +55,7 @@ pub const APPLICATIONS: BucketPolicy = BucketPolicy {
     allowed_mime_types: &["application/pdf", DOCX],
     insert_folder: None,
     insert_key_pattern: "^[a-z0-9][a-z0-9-]{0,99}/[0-9]{13}_[A-Za-z0-9._-]{1,91}$",
+    open_postings_only: true,
     insert_key_form: "<job id>/<13-digit millisecond timestamp>_<safe file name>",
 };
 
@@ -109,7 +114,38 @@ pub fn bucket_sql(b: &BucketPolicy) -> String {
                 sql_text(folder)
             ),
         ),
+        None if b.open_postings_only => (
+            "only in the\n-- folder of a posting that takes applications now,".to_string(),
+            String::new(),
+        ),
         None => ("only in its\n-- folders,".to_string(), String::new()),
+    };
+    // A folder that is a posting taking applications: the function reads the
+    // postings for the public, which may not read them itself (plpgsql, so it
+    // may come before the table it reads).
+    let (open_function, open_check) = if b.open_postings_only {
+        (
+            "-- Whether a posting takes applications now: the only folders the public\n\
+             -- may upload into. public.job_openings is written by the deploy.\n\
+             create or replace function public.job_takes_applications(job text)\n\
+             returns boolean\n\
+             language plpgsql\n\
+             stable\n\
+             security definer\n\
+             set search_path = ''\n\
+             as $$\n\
+             begin\n  \
+               return exists (select 1 from public.job_openings o where o.job_id = job and o.closes_at > now());\n\
+             end\n\
+             $$;\n\
+             revoke all on function public.job_takes_applications(text) from public;\n\
+             grant execute on function public.job_takes_applications(text) to anon, authenticated;\n\
+             \n"
+                .to_string(),
+            "\n    and public.job_takes_applications((storage.foldername(name))[1])".to_string(),
+        )
+    } else {
+        (String::new(), String::new())
     };
     let reads = if b.public {
         "Public reads\n-- go through the bucket's public URL, which needs no policy."
@@ -125,6 +161,7 @@ pub fn bucket_sql(b: &BucketPolicy) -> String {
            file_size_limit = excluded.file_size_limit,\n  \
            allowed_mime_types = excluded.allowed_mime_types;\n\
          \n\
+         {open_function}\
          -- The public may upload new objects, only into this bucket, {place} and only with keys of the form the site makes:\n\
          --     {form}\n\
          -- There is no UPDATE, DELETE or SELECT policy for anon: it cannot overwrite\n\
@@ -136,7 +173,7 @@ pub fn bucket_sql(b: &BucketPolicy) -> String {
            to anon\n  \
            with check (\n    \
              bucket_id = {name}{folder_check}\n    \
-             and name ~ {pattern}\n  \
+             and name ~ {pattern}{open_check}\n  \
            );\n",
         public = b.public,
         limit = b.file_size_limit,
