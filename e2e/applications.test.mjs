@@ -106,8 +106,11 @@ describe("a candidate applies from the posting's page", () => {
       await toast(page).getByText("Application Sent").waitFor();
       // The panel that replaced the form has the focus, and so is in view.
       assert.equal(await page.evaluate(() => document.activeElement?.className), "form-sent");
-      const panel = await page.locator(".form-sent").boundingBox();
-      assert.ok(panel.y >= 0 && panel.y + panel.height <= 800, `the sent panel is on the screen (${panel.y})`);
+      // The page scrolls to it (smoothly, so it may take a moment).
+      await page.waitForFunction(() => {
+        const box = document.querySelector(".form-sent")?.getBoundingClientRect();
+        return box && box.top >= 0 && box.bottom <= window.innerHeight;
+      });
       assert.deepEqual(problems, []);
       assert.deepEqual(await axeViolations(page), [], "the sent panel");
 
