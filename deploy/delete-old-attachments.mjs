@@ -10,6 +10,7 @@
 
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
+import { callApi } from "./api.mjs";
 import { APPLICATIONS, CONTACT_ATTACHMENTS, CONTACT_MESSAGES, JOB_APPLICATIONS } from "../islands/lib/forms.generated.ts";
 
 export const BUCKET = CONTACT_ATTACHMENTS.name;
@@ -48,24 +49,8 @@ export function cutoff(now, months) {
   return date;
 }
 
-async function call(url, key, method, path, body) {
-  const response = await fetch(`${url}/storage/v1${path}`, {
-    method,
-    headers: { apikey: key, Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) {
-    let message = text.slice(0, 200);
-    try {
-      message = JSON.parse(text).message ?? message;
-    } catch {
-      // Not JSON: the text itself.
-    }
-    throw new Error(`${method} ${path} answered HTTP ${response.status}: ${message}`);
-  }
-  return JSON.parse(text);
-}
+/** A request to the Storage API (`<url>/storage/v1<path>`). */
+const call = (url, key, method, path, body) => callApi(`${url}/storage/v1`, key, method, path, body);
 
 const list = (base, key, bucket, prefix, offset = 0) =>
   call(base, key, "POST", `/object/list/${bucket}`, { prefix, limit: PAGE, offset, sortBy: { column: "created_at", order: "asc" } });

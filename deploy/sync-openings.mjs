@@ -11,32 +11,18 @@
 //     node deploy/sync-openings.mjs openings.json
 
 import { readFileSync } from "node:fs";
+import { callApi } from "./api.mjs";
 
 const TABLE = "job_openings";
 
+/** A request to PostgREST (`<url>/rest/v1/<path>`). */
 async function call(url, key, method, path, body, prefer) {
-  let response;
   try {
-    response = await fetch(`${url}/rest/v1/${path}`, {
-      method,
-      headers: { apikey: key, Authorization: `Bearer ${key}`, "Content-Type": "application/json", Prefer: prefer },
-      body: JSON.stringify(body),
-    });
+    return await callApi(url, key, method, `/rest/v1/${path}`, body, { Prefer: prefer });
   } catch (error) {
-    throw new Error(`${method} /rest/v1/${path} failed: ${error.cause?.message ?? error.message}`);
+    if (error.status === 404) error.message += " (apply supabase/migrations/20261125000000_job_applications.sql: docs/deploy.md)";
+    throw error;
   }
-  const text = await response.text();
-  if (!response.ok) {
-    let message = text.slice(0, 200);
-    try {
-      message = JSON.parse(text).message ?? message;
-    } catch {
-      // Not JSON: the text itself.
-    }
-    const hint = response.status === 404 ? " (apply supabase/migrations/20261125000000_job_applications.sql: docs/deploy.md)" : "";
-    throw new Error(`${method} /rest/v1/${path} answered HTTP ${response.status}: ${message}${hint}`);
-  }
-  return text ? JSON.parse(text) : null;
 }
 
 /** A PostgREST list of values, each quoted. */

@@ -2,8 +2,6 @@ import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type Fo
 // One module per icon: the package's index would make esbuild read all of them.
 import CircleCheck from "lucide-react/icons/circle-check";
 import FileText from "lucide-react/icons/file-text";
-import LoaderCircle from "lucide-react/icons/loader-circle";
-import Send from "lucide-react/icons/send";
 import X from "lucide-react/icons/x";
 import type { ApplicationFormProps } from "./ApplicationForm.props.ts";
 import {
@@ -20,7 +18,7 @@ import {
 import { COUNTRIES } from "./lib/countries.ts";
 import { checkCv, CV_TYPES, type CvKind, type CvProblem } from "./lib/cv.ts";
 import { JOB_APPLICATIONS, APPLICATIONS } from "./lib/forms.generated.ts";
-import { Field } from "./lib/field.tsx";
+import { Field, SendButton } from "./lib/field.tsx";
 import { showToast } from "./lib/toasts.ts";
 
 type Status = "editing" | "submitting" | "sent";
@@ -274,17 +272,7 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
           </p>
         )}
       </div>
-      <button ref={submit} type="submit" className="button button--primary contact-form__submit" disabled={!ready || submitting}>
-        {submitting ? (
-          <>
-            <LoaderCircle aria-hidden="true" size={18} className="spinner" /> {words.sending}
-          </>
-        ) : (
-          <>
-            <Send aria-hidden="true" size={18} /> {words.send}
-          </>
-        )}
-      </button>
+      <SendButton ref={submit} ready={ready} sending={submitting} words={words} />
     </form>
   );
 }

@@ -1,9 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from "react";
 // One module per icon: the package's index would make esbuild read all of them.
 import CircleCheck from "lucide-react/icons/circle-check";
-import LoaderCircle from "lucide-react/icons/loader-circle";
 import Paperclip from "lucide-react/icons/paperclip";
-import Send from "lucide-react/icons/send";
 import X from "lucide-react/icons/x";
 import {
   checkAttachment,
@@ -18,7 +16,7 @@ import {
 } from "./lib/contact.ts";
 import type { ContactFormProps } from "./ContactForm.props.ts";
 import { checkStorageConfig, uploadAttachment } from "./lib/storage.ts";
-import { Field } from "./lib/field.tsx";
+import { Field, SendButton } from "./lib/field.tsx";
 import { showToast } from "./lib/toasts.ts";
 
 type Status = "editing" | "submitting" | "sent";
@@ -245,17 +243,7 @@ export default function ContactForm({ storage, messages, words, toastWords, priv
           </p>
         )}
       </div>
-      <button ref={submit} type="submit" className="button button--primary contact-form__submit" disabled={!ready || submitting}>
-        {submitting ? (
-          <>
-            <LoaderCircle aria-hidden="true" size={18} className="spinner" /> {words.sending}
-          </>
-        ) : (
-          <>
-            <Send aria-hidden="true" size={18} /> {words.send}
-          </>
-        )}
-      </button>
+      <SendButton ref={submit} ready={ready} sending={submitting} words={words} />
     </form>
   );
 }

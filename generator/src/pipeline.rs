@@ -172,6 +172,7 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
             &content,
             &settings,
             &bundle,
+            &openings,
             staging.as_ref(),
             session,
         )
@@ -374,6 +375,7 @@ fn render(
     content: &Content,
     settings: &Resolved,
     bundle: &Bundle,
+    openings: &[crate::forms::applications::Opening],
     staging: Option<&output::Staging>,
     session: &mut Session,
 ) -> Stage<Pages> {
@@ -389,6 +391,7 @@ fn render(
         node_modules: session.bundles.node_modules(),
         images: Arc::new(crate::images::Processor::new(root)),
         node: node.as_deref(),
+        openings,
     });
     let diagnostics = renderer.check_templates();
     if !diagnostics.is_empty() {

@@ -57,7 +57,7 @@ pub fn run(args: &MessagesArgs) -> bool {
         }
         println!();
     }
-    let settings = site::content::message_settings(&args.root);
+    let delivery = site::content::message_delivery(&args.root);
     println!(
         "{} in {} (contact.messages: {})",
         match rows.len() {
@@ -65,7 +65,7 @@ pub fn run(args: &MessagesArgs) -> bool {
             n => format!("{n} messages"),
         },
         Inbox::dir(&args.root, &CONTACT_MESSAGES).display(),
-        settings.messages.as_str()
+        delivery.as_str()
     );
     true
 }

@@ -289,13 +289,10 @@ pub fn storage_settings(root: &Path) -> site::Storage {
     crate::content::settings::storage_with_environment(site_yaml_section(root, "storage"))
 }
 
-/// `site.yaml`'s `contact.messages` and `contact.retention_months`.
-pub fn message_settings(root: &Path) -> site::MessageSettings {
-    let months: site::RetentionMonths = site_yaml_section(root, "contact.retention_months");
-    site::MessageSettings {
-        messages: site_yaml_section(root, "contact.messages"),
-        retention_months: months.0,
-    }
+/// `site.yaml`'s `contact.messages`, read on its own (by `site messages`), the
+/// default when absent.
+pub fn message_delivery(root: &Path) -> site::MessageDelivery {
+    site_yaml_section(root, "contact.messages")
 }
 
 /// A retention setting of `site.yaml` (`careers.retention_months`), read on its

@@ -409,14 +409,6 @@ impl JsonSchema for RetentionMonths {
     }
 }
 
-/// `contact.messages` and `contact.retention_months`, read on their own (by
-/// `site serve` and `site messages`), with the defaults when absent.
-#[derive(Debug, Clone)]
-pub struct MessageSettings {
-    pub messages: MessageDelivery,
-    pub retention_months: u32,
-}
-
 /// Where the contact form uploads attachments. An empty `url` means the site's own
 /// origin, which `site serve` provides. `SITE_STORAGE_URL` and `SITE_STORAGE_ANON_KEY`
 /// override these at build time (see `settings.rs`).

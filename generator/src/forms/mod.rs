@@ -228,9 +228,8 @@ mod tests {
         .unwrap();
         assert_eq!(retention_months(&dir, CONTACT), 9);
         assert_eq!(retention_months(&dir, &applications::JOB_APPLICATIONS), 3);
-        let settings = crate::content::message_settings(&dir);
         assert_eq!(
-            settings.messages,
+            crate::content::message_delivery(&dir),
             crate::content::site::MessageDelivery::Supabase
         );
         std::fs::remove_dir_all(&dir).unwrap();

@@ -65,6 +65,8 @@ pub struct Inputs<'a> {
     pub images: Arc<crate::images::Processor>,
     /// Node, which draws maps, when it was found.
     pub node: Option<&'a Path>,
+    /// Every job posting's opening (`forms::applications::openings`).
+    pub openings: &'a [crate::forms::applications::Opening],
 }
 
 pub fn environment(inputs: Inputs, translations: Arc<Translations>) -> Environment<'static> {
@@ -77,6 +79,7 @@ pub fn environment(inputs: Inputs, translations: Arc<Translations>) -> Environme
         node_modules,
         images: processor,
         node,
+        openings,
     } = inputs;
     let mut env = Environment::new();
     env.set_loader(path_loader(root.join("templates")));
@@ -134,11 +137,10 @@ pub fn environment(inputs: Inputs, translations: Arc<Translations>) -> Environme
     env.add_function("facet_url", pages::facet_url);
     // A job posting's opening (its id, closing moment, countries), by the page's
     // translation key, as the applications' table has it.
-    let openings: std::collections::HashMap<String, Value> =
-        crate::forms::applications::openings(&content.pages, content.config.timezone.tz())
-            .into_iter()
-            .map(|o| (o.job_id.clone(), Value::from(Serde(&o))))
-            .collect();
+    let openings: std::collections::HashMap<String, Value> = openings
+        .iter()
+        .map(|o| (o.job_id.clone(), Value::from(Serde(o))))
+        .collect();
     env.add_function("opening", move |translation_key: &str| {
         openings
             .get(&crate::forms::applications::job_id_of(translation_key))

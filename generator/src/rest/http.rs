@@ -337,11 +337,7 @@ fn insert(
         rows.push(read_row(table, object)?);
     }
     // The guards' triggers fire before the rate limit's (by name).
-    let openings = backend
-        .openings
-        .read()
-        .unwrap_or_else(|p| p.into_inner())
-        .clone();
+    let openings = backend.openings.read().unwrap_or_else(|p| p.into_inner());
     let stored = |bucket: &crate::storage::policy::BucketPolicy, key: &str| {
         let bucket = backend.store.bucket(bucket.name).ok()?;
         let (meta, _) = backend.store.get(bucket, key).ok()?;
