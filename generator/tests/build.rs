@@ -175,6 +175,20 @@ fn an_editor_adds_a_landing_page_in_yaml_alone() {
 }
 
 #[test]
+fn raw_html_in_a_cards_text_reaches_the_page_without_what_runs() {
+    let site = Site::plain();
+    site.write(
+        "content/pages/campaign.yaml",
+        "title: Cloud Week\ndescription: A week.\nblocks:\n  - type: card_grid\n    heading: Days\n    cards:\n      - title: Monday\n        text: 'Talks <img src=x onerror=alert(1)> <abbr title=\"Artificial intelligence\">AI</abbr>'\n",
+    );
+    site.build_ok();
+    let html = site.read("dist/campaign/index.html");
+    assert!(!html.contains("onerror"), "{html}");
+    assert!(html.contains(r#"Talks <img src="x">"#), "{html}");
+    assert!(html.contains(r#"<abbr title="Artificial intelligence">AI</abbr>"#));
+}
+
+#[test]
 fn two_builds_of_the_same_input_are_byte_identical() {
     let site = Site::plain();
     site.build_ok();

@@ -1,7 +1,9 @@
 //! Markdown to HTML with pulldown-cmark. Headings get stable ids made from their
-//! text, so `#fragments` keep working when a page is edited elsewhere.
+//! text, so `#fragments` keep working when a page is edited elsewhere. Raw HTML
+//! written in the Markdown passes an allowlist (`sanitize`).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
 
 use pulldown_cmark::{html, CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd};
 
@@ -35,6 +37,9 @@ pub fn render_with_links(source: &str, highlight: bool) -> (String, Vec<Link>) {
         }
         events.push(event);
     }
+    let raw_html = events
+        .iter()
+        .any(|e| matches!(e, Event::Html(_) | Event::InlineHtml(_)));
     let mut used: HashMap<String, usize> = HashMap::new();
     let mut out: Vec<Event> = Vec::with_capacity(events.len());
     let mut dropping_link = false;
@@ -116,7 +121,29 @@ pub fn render_with_links(source: &str, highlight: bool) -> (String, Vec<Link>) {
     }
     let mut html_out = String::with_capacity(source.len() * 3 / 2);
     html::push_html(&mut html_out, out.into_iter());
+    if raw_html {
+        html_out = sanitize(&html_out);
+    }
     (html_out, links)
+}
+
+/// What raw HTML in Markdown may keep: ammonia's allowlist of elements (text,
+/// lists, tables, quotes, code, pictures, `details`), with `id` and `class` on
+/// any of them, links to http, https, mailto and tel or a path on this site. Gone
+/// are scripts, styles, forms, frames, `on…` handlers, `style` attributes and
+/// any other address scheme. Only a text that has raw HTML passes through it: the
+/// HTML pulldown-cmark writes itself needs no cleaning.
+pub fn sanitize(html: &str) -> String {
+    static ALLOWLIST: LazyLock<ammonia::Builder<'static>> = LazyLock::new(|| {
+        let mut builder = ammonia::Builder::default();
+        builder
+            .link_rel(None)
+            .add_generic_attributes(["id", "class"])
+            .add_tag_attributes("pre", ["data-lang"])
+            .url_schemes(HashSet::from(["http", "https", "mailto", "tel"]));
+        builder
+    });
+    ALLOWLIST.clean(html).to_string()
 }
 
 /// Renders a short piece of Markdown (a card's text) without the wrapping paragraph.
@@ -235,6 +262,48 @@ mod tests {
         assert!(!html.contains("javascript"), "{html}");
         assert!(html.contains("click and"), "{html}");
         assert!(html.contains(r#"href="/about/""#), "{html}");
+    }
+
+    #[test]
+    fn raw_html_keeps_markup_and_loses_what_runs() {
+        let html = render(concat!(
+            "Text <img src=x onerror=alert(1)> and <b onclick=\"go()\">bold</b>\n\n",
+            "<script>alert(2)</script>\n\n",
+            "<a href=\"javascript:alert(3)\">a</a> <a href=\"https://example.com/\">b</a>\n\n",
+            "<iframe src=\"https://example.com/\"></iframe><p style=\"color:red\">p</p>\n\n",
+            "<details><summary>More</summary>Hidden</details>\n\n## Kept {#kept}\n",
+        ));
+        for gone in [
+            "onerror",
+            "onclick",
+            "script",
+            "alert",
+            "javascript",
+            "iframe",
+            "style",
+        ] {
+            assert!(!html.contains(gone), "{gone} in {html}");
+        }
+        for kept in [
+            r#"<img src="x">"#,
+            "<b>bold</b>",
+            r#"<a href="https://example.com/">b</a>"#,
+            "<details><summary>More</summary>Hidden</details>",
+            r#"<h2 id="kept">Kept</h2>"#,
+        ] {
+            assert!(html.contains(kept), "{kept} not in {html}");
+        }
+    }
+
+    #[test]
+    fn markdown_without_raw_html_is_not_rewritten() {
+        let source = "## A\n\n[x](/about) **b** `c`\n\n| a |\n|:-:|\n| 1 |\n";
+        let html = render(source);
+        assert!(
+            html.contains(r#"<th style="text-align: center">"#),
+            "{html}"
+        );
+        assert!(html.contains(r#"<h2 id="a">"#), "{html}");
     }
 
     #[test]

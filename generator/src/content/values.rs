@@ -499,7 +499,7 @@ checked_text!(
     "site.markdown",
     json_schema!({
         "type": "string",
-        "description": "Markdown: **bold**, *italic*, [links](/about). Links follow the link rule."
+        "description": "Markdown: **bold**, *italic*, [links](/about). Links follow the link rule. Raw HTML keeps text markup, lists, tables, pictures, `details` and links (http, https, mailto, tel or a path here), with `id` and `class`; scripts, styles, frames, forms, `style` and `on…` attributes are removed."
     })
 );
 

@@ -117,7 +117,7 @@ pub fn markdown(schemas: &[(&'static str, Schema)]) -> String {
         (
             "Markdown pages",
             "front-matter.schema.json",
-            "A file `content/pages/privacy-policy.md` starts with front matter between `---` lines; the Markdown body follows.",
+            "A file `content/pages/privacy-policy.md` starts with front matter between `---` lines; the Markdown body follows. Raw HTML in the body passes the same allowlist as [Markdown](#markdown) fields.",
         ),
         (
             "Article pages",
