@@ -8,6 +8,7 @@
 //! load ([`content`]) → bundle ([`bundle`]) → render ([`render`]) → weigh and
 //! write ([`output`]).
 
+pub mod admin;
 pub mod bundle;
 pub mod check;
 mod conditional;

@@ -551,14 +551,21 @@ fn write(
     staging: Option<output::Staging>,
     session: &mut Session,
 ) -> Stage<Written> {
+    let serving = session.written.is_some();
+    // `site serve` always has the content editor.
+    let admin = match serving {
+        true => {
+            let tools = session
+                .bundles
+                .tools(root)
+                .map_err(|e| e.into_diagnostics(root))?;
+            crate::admin::files(root, content, bundle, &tools.node_modules, serving)
+                .map_err(|e| vec![Diagnostic::new(crate::admin::ENTRY, e.to_string())])?
+        }
+        false => None,
+    };
     let files = collect_files(
-        root,
-        content,
-        settings,
-        bundle,
-        pages,
-        moved,
-        session.written.is_some(),
+        root, content, settings, bundle, pages, moved, serving, admin,
     )
     .map_err(|e| vec![output_diagnostic(root, &e)])?;
     let count = files.len();
@@ -619,6 +626,7 @@ fn not_found_page(content: &Content) -> Page {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn collect_files(
     root: &Path,
     content: &Content,
@@ -627,6 +635,7 @@ fn collect_files(
     pages: Pages,
     moved: &[content::publishing::Moved],
     serving: bool,
+    admin: Option<Vec<crate::admin::File>>,
 ) -> Result<Files, output::Error> {
     let site = output::collect::Site {
         host: settings.host,
@@ -634,6 +643,7 @@ fn collect_files(
         base_url: &settings.render.base_url,
         head: &settings.render.head,
         serving,
+        admin,
     };
     let page_files = pages.pages.iter().map(|page| output::collect::PageFile {
         route: &page.route,

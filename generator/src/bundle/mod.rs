@@ -144,6 +144,29 @@ impl Bundle {
         self.entry(&format!("islands/{name}.tsx"))
     }
 
+    /// The files of the bundle only the content editor's script uses.
+    pub fn admin_only(&self) -> std::collections::BTreeSet<String> {
+        let Some(admin) = self.entry(crate::admin::ENTRY) else {
+            return Default::default();
+        };
+        let mut used = std::collections::BTreeSet::new();
+        let others = self
+            .islands
+            .iter()
+            .flat_map(|i| i.names.iter().map(|n| format!("islands/{n}.tsx")))
+            .chain(std::iter::once(RUNTIME.to_string()));
+        for source in others {
+            if let Some(entry) = self.entry(&source) {
+                used.insert(entry.url);
+                used.extend(entry.preload);
+            }
+        }
+        std::iter::once(admin.url)
+            .chain(admin.preload)
+            .filter(|url| !used.contains(url))
+            .collect()
+    }
+
     /// The hydration runtime, when the site has islands.
     pub fn runtime(&self) -> Option<Entry> {
         self.entry(RUNTIME)
@@ -387,6 +410,11 @@ impl Bundles {
         write_if_changed(&entry, &server_entry(root, &inputs.names))?;
         let mut browser = vec![RUNTIME.to_string()];
         browser.extend(inputs.names.iter().map(|n| format!("islands/{n}.tsx")));
+        // The content editor's script, bundled with the islands it shares React
+        // with; only the output that has `/admin/` keeps its files.
+        if root.join(crate::admin::ENTRY).is_file() {
+            browser.push(crate::admin::ENTRY.to_string());
+        }
         Ok(CachedIslands::Miss(
             vec![
                 Spec {

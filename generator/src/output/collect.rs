@@ -30,6 +30,8 @@ pub struct Site<'a> {
     pub head: &'a str,
     /// `site serve` compresses as it serves: no twins are made for it.
     pub serving: bool,
+    /// The content editor's files, when the output has `/admin/`.
+    pub admin: Option<Vec<crate::admin::File>>,
 }
 
 pub fn collect<'a>(
@@ -44,14 +46,18 @@ pub fn collect<'a>(
     let pages: Vec<PageFile> = pages.into_iter().collect();
     let mut files = Files::default();
     files.add_tree(&root.join("public"), "public")?;
-    for (url, path) in bundle.files() {
+    let admin_only = match site.admin {
+        Some(_) => Default::default(),
+        None => bundle.admin_only(),
+    };
+    for (url, path) in bundle.files().filter(|(url, _)| !admin_only.contains(*url)) {
         let rel = url.trim_start_matches('/').to_string();
         files.add(rel, Source::Immutable(path.clone()), "the bundle")?;
     }
     if site.host.serves_precompressed() && !site.serving {
         compress::add_twins(
             &mut files,
-            bundle.files(),
+            bundle.files().filter(|(url, _)| !admin_only.contains(*url)),
             &root.join(".site").join("compressed"),
         )?;
     }
@@ -76,6 +82,20 @@ pub fn collect<'a>(
             Source::Bytes(html.into_bytes()),
             "templates/404.html",
         )?;
+    }
+    for file in site.admin.iter().flatten() {
+        match file {
+            crate::admin::File::Text(rel, text) => files.add(
+                rel.clone(),
+                Source::Bytes(text.clone().into_bytes()),
+                "the content editor",
+            )?,
+            crate::admin::File::Copy(rel, path) => files.add(
+                rel.clone(),
+                Source::Immutable(path.clone()),
+                "the content editor",
+            )?,
+        }
     }
     for (name, text) in generated(content, site, moved) {
         files.add(name, Source::Bytes(text.into_bytes()), "the generator")?;

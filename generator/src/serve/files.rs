@@ -255,7 +255,10 @@ pub async fn serve(
         Err(_) => return (StatusCode::NOT_FOUND, "Not found").into_response(),
     };
     let content_type = content_type(&file);
-    if files.live && content_type.starts_with("text/html") {
+    // The editor is a page of its own: a reload on each save would lose what
+    // is being typed.
+    let editor = path.starts_with(crate::admin::PREFIX);
+    if files.live && content_type.starts_with("text/html") && !editor {
         body = live::inject(&body);
     }
     let hash = blake3::hash(&body).to_hex();
@@ -278,9 +281,13 @@ pub async fn serve(
             .1,
         &path,
     ) {
+        let v = match editor && k.eq_ignore_ascii_case("content-security-policy") {
+            true => crate::admin::content_security_policy(),
+            false => v.clone(),
+        };
         if let (Ok(k), Ok(v)) = (
             header::HeaderName::try_from(k.as_str()),
-            HeaderValue::from_str(v),
+            HeaderValue::from_str(&v),
         ) {
             response_headers.append(k, v);
         }

@@ -3,6 +3,7 @@
 //! is told to the caller as [`Event`]s; the library prints nothing.
 
 mod connections;
+pub mod editing;
 pub use connections::LocalAddr;
 mod files;
 mod live;
@@ -150,6 +151,7 @@ where
         .build()
         .map_err(Error::Runtime)?;
     let out = build_options.out.clone();
+    let root = build_options.root.clone();
     runtime.block_on(async move {
         let addr = format!("{host}:{port}");
         let listener = tokio::net::TcpListener::bind(&addr)
@@ -160,7 +162,7 @@ where
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        connections::serve(listener, app(live, files, store, backend), shutdown)
+        connections::serve(listener, app(live, files, store, backend, root), shutdown)
             .await
             .map_err(Error::Stopped)
     })
@@ -193,6 +195,7 @@ fn app(
     files: Arc<Files>,
     store: Arc<Store>,
     backend: Arc<rest::http::Backend>,
+    root: std::path::PathBuf,
 ) -> Router {
     let live_routes = Router::new()
         .route(live::EVENTS_PATH, get(live::events))
@@ -202,6 +205,7 @@ fn app(
     live_routes
         .merge(storage::http::router(store))
         .merge(rest::http::router(backend))
+        .merge(editing::router(root))
         .merge(site)
 }
 

@@ -1,0 +1,97 @@
+// The content editor at /admin/: Sveltia CMS, with the site's formats (a save
+// keeps the rest of the file as it was), a field for values its widgets cannot
+// describe, and, under `site serve`, the site's folder to work in.
+
+import { parse, stringify } from "yaml";
+import { createElement } from "react";
+import { forgetRememberedFolders, siteFolder } from "./folder.ts";
+import { type Data, Originals, readFrontMatter, readYaml, saveFrontMatter, saveYaml } from "./kept.ts";
+
+type CMS = {
+  init(options?: object): void;
+  registerCustomFormat(name: string, extension: string, format: { fromFile(text: string): Data; toFile(data: Data): string }): void;
+  registerFieldType(name: string, control: unknown, preview?: unknown): void;
+};
+
+declare global {
+  interface Window {
+    CMS_MANUAL_INIT?: boolean;
+    CMS?: CMS;
+  }
+}
+
+function load(src: string): Promise<void> {
+  return new Promise((done, fail) => {
+    const element = document.createElement("script");
+    element.src = src;
+    element.onload = () => done();
+    element.onerror = () => fail(new Error(`${src} did not load`));
+    document.head.append(element);
+  });
+}
+
+/** YAML as text, for a value that is a word or a mapping (an event's place). */
+function YamlField(props: { value: unknown; forID: string; classNameWrapper: string; onChange(v: unknown): void }) {
+  return createElement("textarea", {
+    id: props.forID,
+    className: props.classNameWrapper,
+    rows: 4,
+    spellCheck: false,
+    defaultValue: props.value === undefined || props.value === null ? "" : stringify(props.value).trimEnd(),
+    onChange: (event: { target: { value: string } }) => {
+      try {
+        props.onChange(parse(event.target.value));
+      } catch {
+        // Half-typed YAML: the value stays as it was until the text reads.
+      }
+    },
+  });
+}
+
+async function start(): Promise<void> {
+  const tag = document.querySelector<HTMLScriptElement>("script[data-cms]");
+  const src = tag?.dataset.cms;
+  if (!src) throw new Error("the editor's page names no data-cms script");
+  if (tag?.hasAttribute("data-served")) {
+    await forgetRememberedFolders();
+    Object.assign(window, { showDirectoryPicker: async () => siteFolder() });
+  }
+  window.CMS_MANUAL_INIT = true;
+  await load(src);
+  const cms = window.CMS;
+  if (!cms) throw new Error("the editor did not start");
+  const yaml = new Originals();
+  const markdown = new Originals();
+  cms.registerCustomFormat("yaml-kept", "yaml", {
+    fromFile(text) {
+      const data = readYaml(text);
+      yaml.remember(text, data);
+      return data;
+    },
+    toFile(data) {
+      const before = yaml.of(data);
+      const text = before === undefined ? stringify(data, { lineWidth: 0 }) : saveYaml(before, data);
+      yaml.replace(before, text, data);
+      return text;
+    },
+  });
+  cms.registerCustomFormat("kept-frontmatter", "md", {
+    fromFile(text) {
+      const data = readFrontMatter(text);
+      markdown.remember(text, data);
+      return data;
+    },
+    toFile(data) {
+      const before = markdown.of(data);
+      const text = saveFrontMatter(before, data);
+      markdown.replace(before, text, data);
+      return text;
+    },
+  });
+  cms.registerFieldType("yaml", YamlField);
+  cms.init();
+}
+
+start().catch((error: unknown) => {
+  document.body.textContent = `The editor could not start: ${error instanceof Error ? error.message : String(error)}`;
+});
