@@ -49,7 +49,10 @@ export function parseHeaders(text) {
   for (const line of text.split("\n")) {
     if (!line.trim() || line.trim().startsWith("#")) continue;
     if (!/^\s/.test(line)) rules.push({ pattern: line.trim(), headers: [] });
-    else if (rules.length > 0) {
+    else if (rules.length > 0 && line.trim().startsWith("!")) {
+      // Cloudflare's detach: this rule drops the header wider rules set.
+      (rules.at(-1).detach ??= []).push(line.trim().slice(1).trim().toLowerCase());
+    } else if (rules.length > 0) {
       const i = line.indexOf(":");
       rules.at(-1).headers.push([line.slice(0, i).trim(), line.slice(i + 1).trim()]);
     }
@@ -81,8 +84,11 @@ function matches(pattern, urlPath) {
 export function hostHeaders(profile, rules, urlPath) {
   const out = new Map(); // lower-case name → [name, value]
   if (profile.headersFile) {
-    for (const rule of rules.filter((r) => matches(r.pattern, urlPath))) {
+    const matching = rules.filter((r) => matches(r.pattern, urlPath));
+    const detached = new Set(matching.flatMap((r) => r.detach ?? []));
+    for (const rule of matching) {
       for (const [k, v] of rule.headers) {
+        if (detached.has(k.toLowerCase()) && !(rule.detach ?? []).includes(k.toLowerCase())) continue;
         const prior = out.get(k.toLowerCase());
         out.set(k.toLowerCase(), [k, prior ? `${prior[1]}, ${v}` : v]);
       }

@@ -330,9 +330,12 @@ fn resolve(
         settings::resolve(root, &content.config, &overrides, options.serving)?;
     content.config.storage = resolved.storage.clone();
     content.config.host = resolved.host;
+    let editor = (options.serving || content.config.admin.enabled)
+        && root.join(crate::admin::ENTRY).is_file();
     let rules = headers::rules(&headers::Policy {
         storage_origin: headers::origin(&content.config.storage.url),
         production: resolved.production,
+        editor: editor.then(|| crate::admin::content_security_policy(&content.config.admin)),
     });
     let render = Settings {
         base_url: resolved.base_url.clone(),
@@ -552,15 +555,15 @@ fn write(
     session: &mut Session,
 ) -> Stage<Written> {
     let serving = session.written.is_some();
-    // `site serve` always has the content editor.
-    let admin = match serving {
+    // `site serve` always has the content editor; the live site when site.yaml says.
+    let admin = match serving || content.config.admin.enabled {
         true => {
             let tools = session
                 .bundles
                 .tools(root)
                 .map_err(|e| e.into_diagnostics(root))?;
             crate::admin::files(root, content, bundle, &tools.node_modules, serving)
-                .map_err(|e| vec![Diagnostic::new(crate::admin::ENTRY, e.to_string())])?
+                .map_err(|e| vec![Diagnostic::new(e.file(), e.to_string())])?
         }
         false => None,
     };

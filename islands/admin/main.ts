@@ -6,11 +6,13 @@ import { parse, stringify } from "yaml";
 import { createElement } from "react";
 import { forgetRememberedFolders, siteFolder } from "./folder.ts";
 import { type Data, Originals, readFrontMatter, readYaml, saveFrontMatter, saveYaml } from "./kept.ts";
+import { loadPreview, PagePreview } from "./preview.ts";
 
 type CMS = {
   init(options?: object): void;
   registerCustomFormat(name: string, extension: string, format: { fromFile(text: string): Data; toFile(data: Data): string }): void;
   registerFieldType(name: string, control: unknown, preview?: unknown): void;
+  registerPreviewTemplate(name: string, component: unknown): void;
 };
 
 declare global {
@@ -52,7 +54,8 @@ async function start(): Promise<void> {
   const tag = document.querySelector<HTMLScriptElement>("script[data-cms]");
   const src = tag?.dataset.cms;
   if (!src) throw new Error("the editor's page names no data-cms script");
-  if (tag?.hasAttribute("data-served")) {
+  const served = tag?.hasAttribute("data-served") ?? false;
+  if (served) {
     await forgetRememberedFolders();
     Object.assign(window, { showDirectoryPicker: async () => siteFolder() });
   }
@@ -89,6 +92,9 @@ async function start(): Promise<void> {
     },
   });
   cms.registerFieldType("yaml", YamlField);
+  if (served) {
+    for (const name of (await loadPreview()).collections) cms.registerPreviewTemplate(name, PagePreview);
+  }
   cms.init();
 }
 

@@ -3,6 +3,7 @@
 //! (`config.rs`); `islands/admin/main.ts` loads it with the formats that keep
 //! a file's comments and order, and, under `site serve`, the folder it edits.
 
+mod cms;
 pub mod config;
 
 use std::path::{Path, PathBuf};
@@ -10,6 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use crate::bundle::Bundle;
+use crate::content::site::{Admin, PublishMode};
 use crate::content::Content;
 
 /// Where the editor is served.
@@ -21,14 +23,54 @@ pub const CMS_PACKAGE: &str = "@sveltia/cms";
 
 /// The editor's Content-Security-Policy, in place of the site's on `/admin/`:
 /// Sveltia CMS sets styles inline, reads pictures it was given as `data:` and
-/// `blob:` URLs, and speaks to GitHub's API. Scripts are still the site's own.
-pub fn content_security_policy() -> String {
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
-     img-src 'self' data: blob: https://avatars.githubusercontent.com; \
-     connect-src 'self' data: blob: https://api.github.com https://www.githubstatus.com; font-src 'self' data:; \
-     frame-src 'self' blob:; object-src 'none'; base-uri 'self'; form-action 'self'; \
-     frame-ancestors 'none'"
-        .to_string()
+/// `blob:` URLs, and speaks to GitHub's API (and its status page). Scripts are
+/// still the site's own.
+pub fn content_security_policy(admin: &Admin) -> String {
+    let api = admin
+        .api_root
+        .as_deref()
+        .map(crate::output::headers::origin)
+        .unwrap_or_else(|| "https://api.github.com".to_string());
+    format!(
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+         img-src 'self' data: blob: https://avatars.githubusercontent.com; \
+         connect-src 'self' data: blob: {api} https://www.githubstatus.com; font-src 'self'; \
+         frame-src 'self' blob:; object-src 'none'; base-uri 'self'; form-action 'self'; \
+         frame-ancestors 'none'"
+    )
+}
+
+/// Where the editor saves: the site's folder under `site serve` (its "Work
+/// with Local Repository"), the GitHub repository of `admin:` on the live site.
+fn backend(admin: &Admin, site_name: &str, serving: bool) -> Result<serde_json::Value, Error> {
+    let repo = match (&admin.repo, serving) {
+        (Some(repo), _) if valid_repo(repo) => repo.clone(),
+        (Some(repo), _) => return Err(Error::Repo(format!("`{repo}` is not owner/name"))),
+        (None, true) => format!("local/{}", slug(site_name)),
+        (None, false) => {
+            return Err(Error::Repo(
+                "it is needed when admin.enabled is true".into(),
+            ))
+        }
+    };
+    let mut backend = json!({ "name": "github", "repo": repo, "branch": admin.branch });
+    if let Some(url) = &admin.auth_url {
+        backend["base_url"] = json!(url);
+    }
+    if let Some(api) = &admin.api_root {
+        backend["api_root"] = json!(api);
+    }
+    Ok(backend)
+}
+
+fn valid_repo(repo: &str) -> bool {
+    let ok = |part: &str| {
+        !part.is_empty()
+            && part
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
+    };
+    matches!(repo.split_once('/'), Some((owner, name)) if ok(owner) && ok(name))
 }
 
 /// Why the editor's files cannot be made.
@@ -36,13 +78,20 @@ pub fn content_security_policy() -> String {
 pub enum Error {
     #[error("the content editor needs {CMS_PACKAGE} in node_modules/ (run `npm ci`): {0}")]
     MissingEditor(String),
+    #[error("admin.repo, the GitHub repository the editor publishes to: {0}")]
+    Repo(String),
     #[error("the content editor's script {ENTRY} was not bundled")]
     MissingEntry,
+    #[error("{CMS_PACKAGE} has changed how it loads {0}: its files under /admin/ need updating (src/admin/cms.rs)")]
+    Unexpected(&'static str),
+    #[error("the content editor needs {0} at version {1}, found {2}: install the version package.json names (npm ci)")]
+    FontVersion(String, String, String),
 }
 
 /// A file of `/admin/`: its path in the output, and its text or the file it copies.
+#[derive(Clone)]
 pub enum File {
-    Text(String, String),
+    Text(String, std::sync::Arc<str>),
     Copy(String, PathBuf),
 }
 
@@ -65,45 +114,79 @@ pub fn files(
         .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
         .and_then(|v| v["version"].as_str().map(str::to_string))
         .ok_or_else(|| Error::MissingEditor(package.display().to_string()))?;
-    let dist = package.join("dist");
-    let script = dist.join("sveltia-cms.js");
-    let chunk = dist.join("chunks").join("react-dom.js");
-    for file in [&script, &chunk] {
-        if !file.is_file() {
-            return Err(Error::MissingEditor(file.display().to_string()));
-        }
-    }
     let entry = bundle.entry_url(ENTRY).ok_or(Error::MissingEntry)?;
     // Versioned, because the editor finds its chunk beside its own script.
     let cms = format!("admin/cms/{version}");
-    let backend = json!({
-        "name": "github",
-        "repo": format!("local/{}", slug(&content.config.name)),
-        "branch": "main",
-    });
-    let config = config::config(content, backend);
+    let backend = backend(&content.config.admin, &content.config.name, serving)?;
+    let mut config = config::config(content, backend);
+    let mut files_extra = Vec::new();
+    if content.config.admin.publish_mode == PublishMode::EditorialWorkflow && !serving {
+        config["publish_mode"] = json!("editorial_workflow");
+    }
+    if !content.config.base_url.is_empty() {
+        config["site_url"] = json!(content.config.base_url);
+    }
+    // A host that sends no headers gets the editor's policy in its page.
+    let policy = match content.config.host.sends_custom_headers() {
+        true => String::new(),
+        false => format!(
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n",
+            content_security_policy(&content.config.admin).replace("; frame-ancestors 'none'", "")
+        ),
+    };
     let page = format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <meta name=\"robots\" content=\"noindex, nofollow\">\n\
+         <meta name=\"robots\" content=\"noindex, nofollow\">\n{policy}\
          <title>Content editor · {name}</title>\n\
          <script type=\"module\" src=\"{entry}\" data-cms=\"/{cms}/sveltia-cms.js\"{served}></script>\n\
          </head>\n<body></body>\n</html>\n",
         name = crate::render::text::escape_attribute(&content.config.name),
         served = if serving { " data-served" } else { "" },
     );
-    Ok(Some(vec![
-        File::Text("admin/index.html".into(), page),
+    // Under `site serve`, the preview shows each file's page as served.
+    if serving {
+        let routes: serde_json::Map<String, serde_json::Value> = content
+            .pages
+            .iter()
+            .map(|p| (p.source.clone(), json!(p.route)))
+            .collect();
+        let collections: Vec<&serde_json::Value> = config["collections"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|c| c.get("folder").is_some())
+            .filter_map(|c| c.get("name"))
+            .collect();
+        let preview = json!({ "routes": routes, "collections": collections });
+        files_extra.push(File::Text(
+            "admin/preview.json".into(),
+            (preview.to_string() + "\n").into(),
+        ));
+    }
+    let mut files = vec![
+        File::Text("admin/index.html".into(), page.into()),
         File::Text(
             "admin/config.yml".into(),
-            serde_json::to_string_pretty(&config).unwrap_or_default() + "\n",
+            (serde_json::to_string_pretty(&config).unwrap_or_default() + "\n").into(),
         ),
-        File::Copy(format!("{cms}/sveltia-cms.js"), script),
-        File::Copy(format!("{cms}/chunks/react-dom.js"), chunk),
-    ]))
+    ];
+    files.extend(files_extra);
+    files.extend(cms::files(node_modules, &cms)?);
+    Ok(Some(files))
 }
 
 /// "Meridian Digital" → "meridian-digital".
 fn slug(name: &str) -> String {
     crate::content::markdown::slug(name)
+}
+
+impl Error {
+    /// The file the problem is in.
+    pub fn file(&self) -> &'static str {
+        match self {
+            Error::Repo(_) => "content/site.yaml",
+            _ => ENTRY,
+        }
+    }
 }

@@ -82,6 +82,70 @@ pub struct SiteConfig {
     /// into `/pagefind/`, for the header's search.
     #[serde(default)]
     pub search: bool,
+    /// The content editor at `/admin/`: `site serve` always has it; the live
+    /// site when `enabled`.
+    #[serde(default)]
+    pub admin: Admin,
+}
+
+/// The content editor at `/admin/` on the live site: the GitHub repository its
+/// saves are commits to, and how editors sign in.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Admin {
+    /// Put the editor at `/admin/` in production builds too. Default: off.
+    #[serde(default)]
+    pub enabled: bool,
+    /// The GitHub repository of this site, `owner/name`; needed when `enabled`.
+    #[serde(default)]
+    #[schemars(regex(pattern = r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$"))]
+    pub repo: Option<String>,
+    /// The branch the live site is built from. Default: `main`.
+    #[serde(default = "main_branch")]
+    pub branch: String,
+    /// `simple`: saving publishes, a commit on `branch`. `editorial_workflow`:
+    /// saving makes a draft, a branch with a pull request (and the host's preview
+    /// of it); publishing merges it.
+    #[serde(default)]
+    pub publish_mode: PublishMode,
+    /// The OAuth helper editors sign in through with "Sign In with GitHub", e.g.
+    /// `https://sveltia-cms-auth.<account>.workers.dev`, or `https://api.netlify.com`
+    /// for Netlify's. Without it, editors sign in with a personal access token.
+    #[serde(default)]
+    #[schemars(regex(pattern = "^https://"))]
+    pub auth_url: Option<String>,
+    /// GitHub's REST API, for GitHub Enterprise Server. Default: `https://api.github.com`.
+    #[serde(default)]
+    #[schemars(regex(pattern = "^https?://"))]
+    pub api_root: Option<String>,
+}
+
+impl Default for Admin {
+    fn default() -> Admin {
+        Admin {
+            enabled: false,
+            repo: None,
+            branch: main_branch(),
+            publish_mode: PublishMode::default(),
+            auth_url: None,
+            api_root: None,
+        }
+    }
+}
+
+fn main_branch() -> String {
+    "main".into()
+}
+
+/// How the editor publishes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PublishMode {
+    /// Saving publishes.
+    #[default]
+    Simple,
+    /// Saving makes a draft (a branch and a pull request); publishing merges it.
+    EditorialWorkflow,
 }
 
 impl SiteConfig {

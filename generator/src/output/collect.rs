@@ -87,7 +87,7 @@ pub fn collect<'a>(
         match file {
             crate::admin::File::Text(rel, text) => files.add(
                 rel.clone(),
-                Source::Bytes(text.clone().into_bytes()),
+                Source::Bytes(text.as_bytes().to_vec()),
                 "the content editor",
             )?,
             crate::admin::File::Copy(rel, path) => files.add(
@@ -100,6 +100,15 @@ pub fn collect<'a>(
     for (name, text) in generated(content, site, moved) {
         files.add(name, Source::Bytes(text.into_bytes()), "the generator")?;
     }
+    // The host's own files, last: a rule may name every other file's folder.
+    let top = files.top_level();
+    for (name, text) in site.host.config_files(site.rules, moved, &top) {
+        files.add(
+            name.to_string(),
+            Source::Bytes(text.into_bytes()),
+            "the generator",
+        )?;
+    }
     Ok(files)
 }
 
@@ -107,12 +116,6 @@ pub fn collect<'a>(
 fn generated(content: &Content, site: &Site, moved: &[Moved]) -> Vec<(String, String)> {
     let base_url = site.base_url;
     let mut generated = vec![("robots.txt".to_string(), sitemap::robots(base_url))];
-    generated.extend(
-        site.host
-            .config_files(site.rules, moved)
-            .into_iter()
-            .map(|(name, text)| (name.to_string(), text)),
-    );
     let default = content.languages().default_language().code().to_string();
     generated.extend(sitemap::sitemap(base_url, &content.pages, &default));
     // A feed for each collection of articles, and one for each of its categories.

@@ -19,7 +19,13 @@ pub struct Policy {
     pub storage_origin: String,
     /// A build for the live site, which is served over HTTPS only.
     pub production: bool,
+    /// The content editor's own Content-Security-Policy, when the output has
+    /// `/admin/`: there it replaces the site's.
+    pub editor: Option<String>,
 }
+
+/// Where the content editor is.
+pub const EDITOR_PATTERN: &str = "/admin/*";
 
 impl Policy {
     /// The Content-Security-Policy: the site's own files only, and the storage
@@ -67,7 +73,7 @@ pub fn rules(policy: &Policy) -> Vec<Rule> {
             "max-age=63072000; includeSubDomains",
         ));
     }
-    vec![
+    let mut rules = vec![
         Rule {
             pattern: "/*".into(),
             headers: everywhere,
@@ -77,16 +83,35 @@ pub fn rules(policy: &Policy) -> Vec<Rule> {
             pattern: "/assets/*".into(),
             headers: vec![h("Cache-Control", "public, max-age=31536000, immutable")],
         },
-    ]
+    ];
+    if let Some(editor) = &policy.editor {
+        rules.push(Rule {
+            pattern: EDITOR_PATTERN.into(),
+            headers: vec![h("Content-Security-Policy", editor)],
+        });
+    }
+    rules
 }
 
-/// The headers for a request path, in the order the rules give them; a host's
-/// defaults only where no other rule sets that header.
+/// The headers for a request path, in the order the rules give them; where two
+/// rules set the same header the more specific one's alone (a policy joined
+/// with another would enforce both); a host's defaults only where no other rule
+/// sets that header. `render_for` writes each host's form of the same.
 pub fn for_path<'a>(rules: &'a [Rule], path: &str) -> Vec<&'a (String, String)> {
-    let mut out: Vec<&(String, String)> = rules
+    let matching: Vec<&Rule> = rules
         .iter()
         .filter(|r| r.pattern != DEFAULT_PATTERN && matches(&r.pattern, path))
-        .flat_map(|r| r.headers.iter())
+        .collect();
+    let mut out: Vec<&(String, String)> = matching
+        .iter()
+        .flat_map(|r| {
+            r.headers.iter().filter(|(k, _)| {
+                !matching.iter().any(|other| {
+                    other.pattern.len() > r.pattern.len()
+                        && other.headers.iter().any(|(o, _)| o.eq_ignore_ascii_case(k))
+                })
+            })
+        })
         .collect();
     for rule in rules.iter().filter(|r| r.pattern == DEFAULT_PATTERN) {
         for header in &rule.headers {
@@ -138,6 +163,96 @@ pub fn meta_policies(rules: &[Rule]) -> String {
         ));
     }
     out
+}
+
+/// A header that a more specific rule sets too, which hosts would join: the
+/// rule that gives way, the header, and the more specific pattern.
+fn replaced(rules: &[Rule]) -> Vec<(usize, String, String)> {
+    let mut out = Vec::new();
+    for (i, rule) in rules.iter().enumerate() {
+        for (k, _) in &rule.headers {
+            for other in rules {
+                if other.pattern.len() > rule.pattern.len()
+                    && matches(&rule.pattern, other.pattern.trim_end_matches('*'))
+                    && other.headers.iter().any(|(o, _)| o.eq_ignore_ascii_case(k))
+                {
+                    out.push((i, k.clone(), other.pattern.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `_headers` as Cloudflare Pages reads it: joined like Netlify's, except that
+/// a more specific rule detaches (`! Name`) a header it sets itself.
+pub fn render_detaching(rules: &[Rule]) -> String {
+    let replaced = replaced(rules);
+    let mut out = String::new();
+    for rule in rules {
+        out.push_str(&rule.pattern);
+        out.push('\n');
+        for (_, k, _) in replaced.iter().filter(|(_, _, p)| *p == rule.pattern) {
+            out.push_str(&format!("  ! {k}\n"));
+        }
+        for (k, v) in &rule.headers {
+            out.push_str(&format!("  {k}: {v}\n"));
+        }
+    }
+    out
+}
+
+/// `_headers` as Netlify reads it, which joins every matching rule's headers
+/// and cannot take one away: a header a more specific rule sets itself is
+/// given, instead of to its wider pattern, to each of the output's top-level
+/// files and folders outside that rule (`top`: `index.html`, `about`, …). A
+/// path of no file (a 404) then goes without it.
+pub fn render_scoped(rules: &[Rule], top: &[(String, bool)]) -> String {
+    let replaced = replaced(rules);
+    if replaced.is_empty() {
+        return render(rules);
+    }
+    let mut scoped: Vec<Rule> = Vec::new();
+    for (i, rule) in rules.iter().enumerate() {
+        let moved: Vec<&(String, String)> = rule
+            .headers
+            .iter()
+            .filter(|(k, _)| replaced.iter().any(|(j, h, _)| *j == i && h == k))
+            .collect();
+        scoped.push(Rule {
+            pattern: rule.pattern.clone(),
+            headers: rule
+                .headers
+                .iter()
+                .filter(|h| !moved.contains(h))
+                .cloned()
+                .collect(),
+        });
+        if moved.is_empty() {
+            continue;
+        }
+        let prefix = rule.pattern.trim_end_matches('*');
+        let mut patterns = vec![prefix.to_string()];
+        for (name, folder) in top {
+            let pattern = match folder {
+                true => format!("{prefix}{name}/*"),
+                false => format!("{prefix}{name}"),
+            };
+            let inside = replaced
+                .iter()
+                .any(|(j, _, p)| *j == i && matches(p, &format!("{prefix}{name}/")));
+            if !inside {
+                patterns.push(pattern);
+            }
+        }
+        for pattern in patterns {
+            scoped.push(Rule {
+                pattern,
+                headers: moved.iter().map(|h| (*h).clone()).collect(),
+            });
+        }
+    }
+    render(&scoped)
 }
 
 pub fn render(rules: &[Rule]) -> String {
@@ -256,8 +371,77 @@ mod tests {
         let rules = rules(&Policy {
             storage_origin: "https://x.example".into(),
             production: true,
+            editor: Some("default-src 'self'".into()),
         });
         assert_eq!(parse(&render(&rules)), rules);
+    }
+
+    fn with_editor() -> Vec<Rule> {
+        rules(&Policy {
+            editor: Some("default-src 'self'; style-src 'self' 'unsafe-inline'".into()),
+            ..Policy::default()
+        })
+    }
+
+    fn csp(rules: &[Rule], path: &str) -> Vec<String> {
+        for_path(rules, path)
+            .into_iter()
+            .filter(|(k, _)| k == "Content-Security-Policy")
+            .map(|(_, v)| v.clone())
+            .collect()
+    }
+
+    #[test]
+    fn the_editor_has_its_own_policy_and_the_site_keeps_its_own() {
+        let rules = with_editor();
+        assert_eq!(
+            csp(&rules, "/admin/"),
+            ["default-src 'self'; style-src 'self' 'unsafe-inline'"]
+        );
+        assert_eq!(
+            csp(&rules, "/about/"),
+            [Policy::default().content_security_policy()]
+        );
+        assert!(for_path(&rules, "/admin/")
+            .iter()
+            .any(|(k, v)| k == "X-Frame-Options" && v == "DENY"));
+    }
+
+    #[test]
+    fn cloudflare_detaches_the_sites_policy_where_the_editor_has_its_own() {
+        let text = render_detaching(&with_editor());
+        assert!(
+            text.contains("/admin/*\n  ! Content-Security-Policy\n  Content-Security-Policy: default-src 'self'; style-src"),
+            "{text}"
+        );
+        assert_eq!(text.matches("! ").count(), 1);
+    }
+
+    #[test]
+    fn netlify_gets_the_sites_policy_on_every_top_level_entry_but_the_editor() {
+        let top = [
+            ("index.html".to_string(), false),
+            ("about".to_string(), true),
+            ("admin".to_string(), true),
+            ("assets".to_string(), true),
+        ];
+        let text = render_scoped(&with_editor(), &top);
+        let rules = parse(&text);
+        let site = Policy::default().content_security_policy();
+        assert!(!rules[0]
+            .headers
+            .iter()
+            .any(|(k, _)| k == "Content-Security-Policy"));
+        for path in ["/", "/index.html", "/about/", "/assets/a.js"] {
+            assert_eq!(csp(&rules, path), std::slice::from_ref(&site), "{path}");
+        }
+        assert_eq!(
+            csp(&rules, "/admin/"),
+            ["default-src 'self'; style-src 'self' 'unsafe-inline'"]
+        );
+        assert!(
+            !text.contains("/admin/*\n  Content-Security-Policy: default-src 'self'; script-src")
+        );
     }
 
     #[test]

@@ -24,11 +24,16 @@ impl Host {
     }
 
     /// The host's own configuration files in the output, from the site's rules.
-    pub fn config_files(self, rules: &[Rule], moved: &[Moved]) -> Vec<(&'static str, String)> {
+    /// `top`: the output's top-level files and folders (`true` for a folder).
+    pub fn config_files(
+        self,
+        rules: &[Rule],
+        moved: &[Moved],
+        top: &[(String, bool)],
+    ) -> Vec<(&'static str, String)> {
         match self {
-            Host::CloudflarePages | Host::Netlify => {
-                vec![("_headers", headers::render(rules))]
-            }
+            Host::CloudflarePages => vec![("_headers", headers::render_detaching(rules))],
+            Host::Netlify => vec![("_headers", headers::render_scoped(rules, top))],
             Host::Nginx => vec![(
                 NGINX_CONF,
                 nginx_conf(rules, self.default_cache_control()) + &super::redirects::nginx(moved),
@@ -112,7 +117,12 @@ fn nginx_conf(rules: &[Rule], default_cache_control: &str) -> String {
             "location {} {{\n",
             rule.pattern.trim_end_matches('*')
         ));
-        for h in &site_wide {
+        // A header the rule sets itself replaces the site-wide one there (the
+        // editor's policy on /admin/).
+        for h in site_wide
+            .iter()
+            .filter(|(k, _)| !rule.headers.iter().any(|(o, _)| o.eq_ignore_ascii_case(k)))
+        {
             add(&mut out, h);
         }
         for h in &rule.headers {
@@ -168,8 +178,12 @@ mod tests {
     #[test]
     fn each_host_gets_its_own_configuration() {
         let rules = site_rules();
-        let names =
-            |h: Host| -> Vec<&str> { h.config_files(&rules, &[]).iter().map(|f| f.0).collect() };
+        let names = |h: Host| -> Vec<&str> {
+            h.config_files(&rules, &[], &[])
+                .iter()
+                .map(|f| f.0)
+                .collect()
+        };
         assert_eq!(names(Host::CloudflarePages), ["_headers"]);
         assert_eq!(names(Host::Netlify), ["_headers"]);
         assert_eq!(names(Host::GithubPages), [".nojekyll"]);

@@ -191,6 +191,26 @@ impl Files {
         self.files.len()
     }
 
+    /// The top-level files and folders (`true`) the output has so far.
+    pub fn top_level(&self) -> Vec<(String, bool)> {
+        let mut top: Vec<(String, bool)> = Vec::new();
+        for path in self.files.keys() {
+            let (name, folder) = match path.split_once('/') {
+                Some((dir, _)) => (dir, true),
+                None => (path.as_str(), false),
+            };
+            if top
+                .last()
+                .is_none_or(|(last, f)| last != name || *f != folder)
+            {
+                top.push((name.to_string(), folder));
+            }
+        }
+        top.sort();
+        top.dedup();
+        top
+    }
+
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
     }

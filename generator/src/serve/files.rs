@@ -281,13 +281,9 @@ pub async fn serve(
             .1,
         &path,
     ) {
-        let v = match editor && k.eq_ignore_ascii_case("content-security-policy") {
-            true => crate::admin::content_security_policy(),
-            false => v.clone(),
-        };
         if let (Ok(k), Ok(v)) = (
             header::HeaderName::try_from(k.as_str()),
-            HeaderValue::from_str(&v),
+            HeaderValue::from_str(v),
         ) {
             response_headers.append(k, v);
         }
