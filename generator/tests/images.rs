@@ -111,6 +111,29 @@ fn a_photograph_becomes_a_picture_of_avif_webp_and_its_own_format_at_several_wid
     );
 }
 
+/// Many pages that show one new photo render side by side while it is encoded
+/// the first time; each waits for it, and the build ends.
+#[test]
+fn pages_that_share_a_new_photo_wait_for_one_encoding_and_the_build_ends() {
+    let site = site_with_photo("harbour.png", 1600, 900, ImageFormat::Png);
+    let home = site.read("content/pages/index.yaml");
+    for i in 0..24 {
+        site.write(&format!("content/pages/harbour-{i}.yaml"), &home);
+    }
+    let (done, finished) = std::sync::mpsc::channel();
+    let builder = std::thread::spawn(move || {
+        site.build_ok();
+        let _ = done.send(());
+        site
+    });
+    finished
+        .recv_timeout(std::time::Duration::from_secs(240))
+        .expect("the build ended");
+    let site = builder.join().unwrap();
+    let page = site.read("dist/harbour-23/index.html");
+    assert!(srcset(&page, "alt=\"A harbour").len() > 1, "{page}");
+}
+
 #[test]
 fn a_small_png_is_offered_at_its_own_width_only_and_a_webp_needs_no_third_format() {
     let site = site_with_photo("badge.png", 300, 200, ImageFormat::Png);

@@ -194,10 +194,7 @@ impl Processor {
                 path: self.cache.clone(),
                 reason: e.to_string(),
             })?;
-            missing
-                .par_iter()
-                .map(|v| encode_to_cache(&decoded, v, src))
-                .collect::<Result<Vec<()>, Error>>()?;
+            encode_all(&decoded, &missing, src)?;
         }
         Ok(Processed {
             width,
@@ -206,6 +203,44 @@ impl Processor {
             variants,
         })
     }
+}
+
+/// Encodes the variants side by side, on the encoders' own pool entered from a
+/// thread of its own. A page's render waits for its picture here while other
+/// renders may need the same picture: had it waited on the render pool's own
+/// threads, rayon would have had it run another page's render meanwhile, which,
+/// needing that same picture, would wait on the very slot being filled beneath
+/// it, for ever. A plain thread's join takes no other work.
+fn encode_all(image: &image::DynamicImage, missing: &[&Variant], src: &str) -> Result<(), Error> {
+    static ENCODERS: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
+    let pool = ENCODERS.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .thread_name(|i| format!("site-encoder-{i}"))
+            .build()
+            .ok()
+    });
+    let encode = || {
+        missing
+            .par_iter()
+            .map(|v| encode_to_cache(image, v, src))
+            .collect::<Result<Vec<()>, Error>>()
+    };
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| match pool {
+                Some(pool) => pool.install(encode),
+                None => missing
+                    .iter()
+                    .map(|v| encode_to_cache(image, v, src))
+                    .collect::<Result<Vec<()>, Error>>(),
+            })
+            .join()
+    })
+    .map_err(|_| Error::Cache {
+        path: PathBuf::from(src),
+        reason: "its encoder stopped".into(),
+    })??;
+    Ok(())
 }
 
 /// The widths to make of an original `width` wide: each of [`WIDTHS`] below it,
