@@ -6,9 +6,45 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { copySite, launchBrowser, openPage, startServer } from "./support.mjs";
+
+/** Polls `read` until `ok` holds of what it gives, for up to 20 s; gives the last. */
+async function eventually(read, ok, what) {
+  let last;
+  for (let i = 0; i < 100; i++) {
+    try {
+      last = await read();
+      if (ok(last)) return last;
+    } catch {
+      // A rebuild may be under way.
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  assert.fail(`waited 20 s for ${what}; last: ${String(last).slice(0, 500)}`);
+}
+
+/** A photograph-like PNG (a gradient with noise), drawn by the browser. */
+async function photo(page) {
+  const data = await page.evaluate(() => {
+    const canvas = document.createElement("canvas");
+    canvas.width = 1200;
+    canvas.height = 675;
+    const g = canvas.getContext("2d");
+    const gradient = g.createLinearGradient(0, 0, 1200, 675);
+    gradient.addColorStop(0, "#1b4f8a");
+    gradient.addColorStop(1, "#e3a33b");
+    g.fillStyle = gradient;
+    g.fillRect(0, 0, 1200, 675);
+    for (let i = 0; i < 4000; i++) {
+      g.fillStyle = `rgba(255,255,255,${((i * 7919) % 100) / 400})`;
+      g.fillRect((i * 104729) % 1200, (i * 1299709) % 675, 3, 3);
+    }
+    return canvas.toDataURL("image/png").split(",")[1];
+  });
+  return Buffer.from(data, "base64");
+}
 
 let server;
 let browser;
@@ -30,13 +66,21 @@ after(async () => {
   await server?.stop();
 });
 
-/** The editor, signed in to the site's folder, on Home. */
-async function openHome() {
+/** The editor, signed in to the site's folder. */
+async function openEditor() {
   const { page, context } = await openPage(browser, 1280);
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
+  // GitHub's status page, which the editor asks about its backend, is out of reach here.
+  await page.route("https://www.githubstatus.com/**", (r) => r.fulfill({ json: { status: { indicator: "none" } } }));
   await page.goto(`${server.url}/admin/`);
   await page.getByRole("button", { name: /Work with Local Repository/ }).click();
+  return { page, context, errors };
+}
+
+/** The editor, signed in to the site's folder, on Home. */
+async function openHome() {
+  const { page, context, errors } = await openEditor();
   await page.getByText("Digital services and consulting for the enterprise").click();
   const heading = page.getByRole("textbox", { name: "Heading" }).first();
   await heading.waitFor();
@@ -102,5 +146,112 @@ test("a required field left empty is refused at the field, and the file stays", 
   await page.getByText(/This field is required/).first().waitFor();
   await page.waitForTimeout(300);
   assert.equal(readFileSync(path.join(site, "content/pages/index.yaml"), "utf8"), before);
+  await context.close();
+});
+
+test("an article made in the editor, with a photo, is listed, in the feed and found; deleted, it is gone", async () => {
+  const { page, context, errors } = await openEditor();
+  await page.getByText("Insights", { exact: true }).first().click();
+  await page.getByRole("button", { name: "New" }).click();
+  await page.getByRole("textbox", { name: "Title" }).fill("Edge AI on the factory floor");
+  await page.getByRole("textbox", { name: "Description" }).fill("Where models run beside the machines, and why plants want them there.");
+  await page.getByRole("textbox", { name: "Date" }).fill("2026-11-20");
+  await page.getByRole("textbox", { name: "Author" }).fill("Kenji Watanabe, Head of Manufacturing");
+  await page.getByRole("textbox", { name: "Category" }).fill("Technology");
+  await page.getByRole("textbox", { name: "Alt" }).fill("A production line lit in blue and amber");
+  await page.getByRole("button", { name: "Browse" }).click();
+  const chooser = page.waitForEvent("filechooser");
+  await page.getByRole("dialog").getByRole("button", { name: "Upload" }).click();
+  await (await chooser).setFiles({ name: "factory-floor.png", mimeType: "image/png", buffer: await photo(page) });
+  await page.getByRole("dialog").getByRole("button", { name: "Insert" }).click();
+  // The editor draws a field when it scrolls into view; the text is last.
+  const body = page.getByRole("textbox", { name: "Text" });
+  await page.mouse.move(300, 500);
+  for (let i = 0; i < 20 && !(await body.isVisible()); i++) {
+    await page.mouse.wheel(0, 1500);
+    await page.waitForTimeout(100);
+  }
+  await body.click();
+  await page.keyboard.type("Plants that run models beside their machines see defects sooner.");
+  await page.getByRole("button", { name: "Save" }).click();
+
+  const file = path.join(site, "content/pages/insights/edge-ai-on-the-factory-floor.md");
+  const text = await eventually(() => readFileSync(file, "utf8"), (t) => t.includes("title:"), "the article's file");
+  assert.match(text, /^---\ntitle: Edge AI on the factory floor\n/);
+  assert.match(text, /\nimage: \/images\/factory-floor\.png\n/);
+  assert.match(text, /\n---\n\nPlants that run models beside their machines see defects sooner\.\n$/);
+  assert.ok(readFileSync(path.join(site, "public/images/factory-floor.png")).length > 1000);
+
+  const listing = await eventually(
+    async () => (await fetch(`${server.url}/insights/`)).text(),
+    (html) => html.includes("Edge AI on the factory floor"),
+    `the article on /insights/ (site serve said: ${server.output().slice(-1500)}; the file: ${text})`,
+  );
+  assert.match(listing, /href="\/insights\/edge-ai-on-the-factory-floor\/"/);
+  const article = await (await fetch(`${server.url}/insights/edge-ai-on-the-factory-floor/`)).text();
+  assert.match(article, /<source[^>]+type="image\/avif"/, "the photo went through the picture pipeline");
+  const feed = await (await fetch(`${server.url}/insights/feed.xml`)).text();
+  assert.ok(feed.includes("Edge AI on the factory floor"));
+  const { page: reader, context: readerContext } = await openPage(browser, 1280);
+  const found = await eventually(
+    async () => {
+      await reader.goto(`${server.url}/`);
+      return reader.evaluate(async () => {
+        const pagefind = await import("/pagefind/pagefind.js");
+        const search = await pagefind.search("defects sooner");
+        return Promise.all(search.results.map(async (r) => (await r.data()).url));
+      });
+    },
+    (urls) => urls.length > 0,
+    "the article in search",
+  );
+  assert.deepEqual(found, ["/insights/edge-ai-on-the-factory-floor/"]);
+  await readerContext.close();
+
+  // Deleted from the collection's list.
+  await page.goto(`${server.url}/admin/#/collections/insights`);
+  await page.getByRole("row", { name: /Edge AI on the factory floor/ }).getByRole("checkbox").click();
+  await page.getByRole("button", { name: /^Delete/ }).first().click();
+  await page.getByRole("alertdialog").or(page.getByRole("dialog")).getByRole("button", { name: /^Delete$/ }).last().click();
+  await eventually(() => existsSync(file), (exists) => !exists, "the article's file to go");
+  await eventually(
+    async () => (await fetch(`${server.url}/insights/edge-ai-on-the-factory-floor/`)).status,
+    (status) => status === 404,
+    "the article's page to go",
+  );
+  assert.ok(!(await (await fetch(`${server.url}/insights/`)).text()).includes("Edge AI on the factory floor"));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("an event ending before it starts is saved as written, and the preview shows the build's own error at the field", async () => {
+  const { page, context } = await openEditor();
+  await page.goto(`${server.url}/admin/#/collections/events/entries/ai-in-production-executive-briefing-london-2027`);
+  await page.getByRole("textbox", { name: "End" }).fill("2027-02-04T07:30");
+  await page.getByRole("button", { name: "Save" }).click();
+  const file = path.join(site, "content/pages/events/ai-in-production-executive-briefing-london-2027.md");
+  await eventually(() => readFileSync(file, "utf8"), (t) => t.includes("\nend: 2027-02-04 07:30\n"), "the saved end");
+  const preview = () => page.frames().find((f) => f.url() === "about:srcdoc");
+  // Saving closes the entry; opened again, its preview says why the site did not build.
+  const reopen = () => page.getByLabel("Content Library").getByText("AI in Production: Executive Briefing").click();
+  await reopen();
+  const shown = await eventually(
+    () => preview()?.locator("body").innerText(),
+    (text) => /did not build/.test(text ?? ""),
+    "the build's error in the preview",
+  );
+  assert.match(shown, /content\/pages\/events\/ai-in-production-executive-briefing-london-2027\.md:\d+:\d+/);
+  assert.match(shown, /end/);
+  assert.match(shown, /ends \(`2027-02-04 07:30`\) before it starts \(`2027-02-04 08:30`\)/);
+  // Put right, the page is back.
+  await page.getByRole("textbox", { name: "End" }).fill("2027-02-04T12:30");
+  await page.getByRole("button", { name: "Save" }).click();
+  await eventually(() => readFileSync(file, "utf8"), (t) => t.includes("\nend: 2027-02-04 12:30\n"), "the end put right");
+  await reopen();
+  await eventually(
+    () => preview()?.locator("h1").first().innerText(),
+    (text) => text === "AI in Production: Executive Briefing",
+    "the event's page in the preview",
+  );
   await context.close();
 });

@@ -17,6 +17,22 @@ async function call(path: string, init: RequestInit = {}): Promise<Response> {
 
 const join = (dir: string, name: string) => (dir ? `${dir}/${name}` : name);
 
+/** A file's type by its name, as a browser gives it for a file on disk (so a picture's preview decodes). */
+const TYPES: Record<string, string> = {
+  avif: "image/avif",
+  gif: "image/gif",
+  jpeg: "image/jpeg",
+  jpg: "image/jpeg",
+  md: "text/markdown",
+  pdf: "application/pdf",
+  png: "image/png",
+  svg: "image/svg+xml",
+  webp: "image/webp",
+  yaml: "application/yaml",
+  yml: "application/yaml",
+};
+export const typeOf = (name: string) => TYPES[name.split(".").pop()?.toLowerCase() ?? ""] ?? "";
+
 abstract class Handle {
   constructor(
     readonly kind: Kind,
@@ -55,7 +71,7 @@ export class FileHandle extends Handle {
   async getFile(): Promise<File> {
     const response = await call(this.path);
     const modified = Number(response.headers.get("Last-Modified")) || Date.now();
-    return new File([await response.arrayBuffer()], this.name, { lastModified: modified });
+    return new File([await response.arrayBuffer()], this.name, { lastModified: modified, type: typeOf(this.name) });
   }
   async createWritable(): Promise<Writable> {
     return new Writable(this);

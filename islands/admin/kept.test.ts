@@ -69,9 +69,17 @@ test("front matter keeps its order and the body is kept as written", () => {
   assert.equal(saveFrontMatter(text, data), text);
 });
 
-test("a new file is written whole", () => {
-  const saved = saveFrontMatter(undefined, { title: "New", date: "2026-11-26", body: "Hello" });
-  assert.equal(saved, "---\ntitle: New\ndate: 2026-11-26\n---\n\nHello\n");
+test("a new file is written whole, without the empty fields the editor hands back", () => {
+  const saved = saveFrontMatter(undefined, {
+    title: "New",
+    date: "2026-11-26",
+    layout: "",
+    aliases: [],
+    draft: false,
+    image: { src: "/images/a.png", alt: "" },
+    body: "Hello",
+  });
+  assert.equal(saved, '---\ntitle: New\ndate: 2026-11-26\nimage:\n  src: /images/a.png\n  alt: ""\n---\n\nHello\n');
 });
 
 test("the file a save comes from is the one whose data is nearest; a new entry has none", () => {

@@ -89,6 +89,28 @@ function items(doc: Document, node: YAMLSeq, before: unknown[], after: unknown[]
   return out;
 }
 
+/**
+ * A new file's data as a person would write it: without the empty values and
+ * the switches left off that the editor hands back for every field. An empty
+ * `alt` stays: it says a picture is decoration.
+ */
+export function compact(data: Data): Data {
+  const out: Data = {};
+  for (const [key, value] of Object.entries(data)) {
+    if (key === "alt" && value === "") {
+      out[key] = value;
+      continue;
+    }
+    if (isEmpty(value) || value === false) continue;
+    out[key] = Array.isArray(value)
+      ? value.map((item) => (isObject(item) ? compact(item) : item))
+      : isObject(value)
+        ? compact(value)
+        : value;
+  }
+  return out;
+}
+
 /** A YAML file's text after its data became `after`. */
 export function saveYaml(text: string, after: Data): string {
   const doc = parseDocument(text);
@@ -193,7 +215,7 @@ export function readFrontMatter(text: string): Data {
 export function saveFrontMatter(text: string | undefined, after: Data): string {
   const { body = "", ...matter } = after;
   const match = text === undefined ? null : FENCE.exec(text);
-  const yaml = match ? saveYaml(match[1] + "\n", matter) : stringify(matter, { lineWidth: 0 });
+  const yaml = match ? saveYaml(match[1] + "\n", matter) : stringify(compact(matter), { lineWidth: 0 });
   const gap = match && text !== undefined ? (/^\r?\n/.test(text.slice(match[0].length)) ? "\n" : "") : "\n";
   const bodyText = String(body);
   return `---\n${yaml.replace(/\n*$/, "\n")}---\n${gap}${bodyText.endsWith("\n") || bodyText === "" ? bodyText : `${bodyText}\n`}`;

@@ -5,7 +5,7 @@
 import { parse, stringify } from "yaml";
 import { createElement } from "react";
 import { forgetRememberedFolders, siteFolder } from "./folder.ts";
-import { type Data, Originals, readFrontMatter, readYaml, saveFrontMatter, saveYaml } from "./kept.ts";
+import { compact, type Data, Originals, readFrontMatter, readYaml, saveFrontMatter, saveYaml } from "./kept.ts";
 import { loadPreview, PagePreview } from "./preview.ts";
 
 type CMS = {
@@ -73,7 +73,7 @@ async function start(): Promise<void> {
     },
     toFile(data) {
       const before = yaml.of(data);
-      const text = before === undefined ? stringify(data, { lineWidth: 0 }) : saveYaml(before, data);
+      const text = before === undefined ? stringify(compact(data), { lineWidth: 0 }) : saveYaml(before, data);
       yaml.replace(before, text, data);
       return text;
     },

@@ -11,6 +11,8 @@ type Preview = { routes: Record<string, string>; collections: string[] };
 const frames = new Map<HTMLIFrameElement, string>();
 let preview: Promise<Preview> | undefined;
 let events: EventSource | undefined;
+/** The last build's errors, while it stands failed. */
+let failure: string | undefined;
 
 const escape = (text: string) => text.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c] ?? c);
 
@@ -31,6 +33,10 @@ export function framed(html: string, route: string): string {
 }
 
 async function show(frame: HTMLIFrameElement, path: string): Promise<void> {
+  if (failure !== undefined) {
+    frame.srcdoc = message("The site did not build", failure);
+    return;
+  }
   const { routes } = await loadPreview();
   const route = routes[path];
   if (!route) {
@@ -38,19 +44,26 @@ async function show(frame: HTMLIFrameElement, path: string): Promise<void> {
     return;
   }
   const response = await fetch(route, { cache: "no-store" });
-  frame.srcdoc = framed(await response.text(), route);
+  const html = await response.text();
+  // A save that failed to build while the page was fetched has the last word.
+  if (failure === undefined) frame.srcdoc = framed(html, route);
 }
 
 function listen(): void {
   if (events) return;
   events = new EventSource("/__site/events");
-  events.addEventListener("reload", () => {
+  const again = () => {
+    failure = undefined;
     preview = undefined;
     for (const [frame, path] of frames) void show(frame, path);
+  };
+  events.addEventListener("reload", again);
+  events.addEventListener("build-ok", () => {
+    if (failure !== undefined) again();
   });
   events.addEventListener("build-error", (event) => {
-    const text = JSON.parse((event as MessageEvent<string>).data) as string;
-    for (const frame of frames.keys()) frame.srcdoc = message("The site did not build", text);
+    failure = JSON.parse((event as MessageEvent<string>).data) as string;
+    for (const [frame, path] of frames) void show(frame, path);
   });
 }
 
