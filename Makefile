@@ -116,6 +116,7 @@ check: site-build
 
 screenshots: setup packages debug-build
 	SITE_BIN=$(DEBUG_SITE) node e2e/screenshots.mjs
+	SITE_BIN=$(DEBUG_SITE) node e2e/editor-screenshots.mjs
 
 # Benchmarks: a Markdown report on stdout and in bench/results/latest.md.
 bench: setup packages

@@ -101,6 +101,18 @@ test("/admin/ is the editor's page: not indexed, with its own policy, and no liv
   assert.ok(!sitemap.includes("/admin/"));
 });
 
+test("the editor's configuration, generated from the models, is valid for the editor's own schema", async () => {
+  const { default: Ajv } = await import("ajv");
+  const schema = JSON.parse(readFileSync(path.join(import.meta.dirname, "../node_modules/@sveltia/cms/schema/sveltia-cms.json"), "utf8"));
+  const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+  const config = await (await fetch(`${server.url}/admin/config.yml`)).json();
+  assert.ok(validate(config), JSON.stringify(validate.errors?.slice(0, 5), null, 1));
+  assert.deepEqual(
+    config.collections.map((c) => c.name),
+    ["pages", "documents", "insights", "news", "events", "careers", "settings"],
+  );
+});
+
 test("the site's folder answers the editor alone", async () => {
   const refused = await fetch(`${server.url}/__site/files/content/site.yaml`);
   assert.equal(refused.status, 403);

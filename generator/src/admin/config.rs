@@ -35,6 +35,8 @@ pub fn config(content: &Content, backend: Value) -> Value {
         "backend": backend,
         "media_folder": MEDIA_FOLDER,
         "public_folder": PUBLIC_FOLDER,
+        // Pictures are the site's own files: no stock photos, no addresses elsewhere.
+        "media_libraries": { "stock_assets": false },
         "collections": collections(content),
     })
 }
@@ -254,6 +256,7 @@ fn widget(out: &mut Map<String, Value>, def: &Value, def_name: Option<&str>, roo
         Some("Markdown") => return set("widget", json!("markdown")),
         Some("ImageSrc") => {
             set("widget", json!("image"));
+            set("choose_url", json!(false));
             set("media_folder", json!(format!("/{MEDIA_FOLDER}")));
             set("public_folder", json!(PUBLIC_FOLDER));
             return;
