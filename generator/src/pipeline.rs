@@ -556,7 +556,9 @@ fn write(
 ) -> Stage<Written> {
     let serving = session.written.is_some();
     // `site serve` always has the content editor; the live site when site.yaml says.
-    let admin = match serving || content.config.admin.enabled {
+    let admin = match (serving || content.config.admin.enabled)
+        && root.join(crate::admin::ENTRY).is_file()
+    {
         true => {
             let tools = session
                 .bundles

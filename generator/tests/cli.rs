@@ -249,3 +249,31 @@ fn the_deploy_guide_quotes_a_production_build_without_settings_as_it_is() {
         .collect();
     assert_eq!(quoted, said, "docs/deploy.md quotes another build");
 }
+
+/// A site without islands needs no Node.js packages, also when served (the
+/// content editor is a script of the islands): `site serve` on such a site, with
+/// no node_modules/ above it or the working directory, builds and serves.
+#[test]
+fn serve_needs_no_node_modules_for_a_site_without_islands() {
+    use std::io::BufRead;
+    let plain = Site::plain();
+    let outside = std::env::temp_dir().join(format!("site-no-node-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&outside);
+    common::copy_tree(&plain.root, &outside);
+    let mut serve = std::process::Command::new(env!("CARGO_BIN_EXE_site"))
+        .args(["serve", "--port", "0", "--root"])
+        .arg(&outside)
+        .current_dir(std::env::temp_dir())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(serve.stdout.take().unwrap()).lines();
+    let serving = lines.find(|l| l.as_ref().is_ok_and(|l| l.starts_with("Serving")));
+    let _ = serve.kill();
+    let output = serve.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(serving.is_some() && !stderr.contains("error"), "{stderr}");
+    assert!(outside.join("dist/index.html").is_file());
+    let _ = std::fs::remove_dir_all(&outside);
+}
