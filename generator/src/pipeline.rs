@@ -95,6 +95,9 @@ pub struct Session {
     listing_pages: std::collections::HashMap<String, Arc<Page>>,
     /// `Some` when the output is updated in place (`site serve`).
     written: Option<output::Written>,
+    /// What the last walk of the folders found unusable under `public/`, kept
+    /// for builds after saves that need no walk.
+    unusable: Vec<(String, String)>,
     /// What a one-shot build no longer needs, freed after it returns.
     retired: Vec<Box<dyn std::any::Any + Send>>,
 }
@@ -108,6 +111,25 @@ impl Session {
         session.bundles.live = true;
         session.written = Some(output::Written::default());
         session
+    }
+
+    /// Files the watcher saw saved since the last build. When each is a page
+    /// file under `content/pages/` (or is gone), the next build looks at those
+    /// alone: it walks no folder and stats no other file. Anything else, and a
+    /// link, makes it look at everything. Gives whether it looks at those alone.
+    pub fn saved(&mut self, root: &Path, paths: &[PathBuf]) -> bool {
+        let pages = root.join("content").join("pages");
+        let alone = self.content.keep
+            && !paths.is_empty()
+            && paths.iter().all(|p| {
+                p.starts_with(&pages)
+                    && match std::fs::symlink_metadata(p) {
+                        Ok(meta) => meta.file_type().is_file(),
+                        Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+                    }
+            });
+        self.content.saved = alone.then(|| paths.iter().cloned().collect());
+        alone
     }
 
     /// A file under `styles/` changed.
@@ -145,7 +167,15 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
     let mut stages = Stages::start();
     let root = site_root(options)?;
     let root = root.as_path();
-    let unusable = stages.time("folders", || folders(root))?;
+    // After saves the watcher named, the folders are as the last walk found them.
+    let unusable = match session.content.saved.is_some() {
+        true => session.unusable.clone(),
+        false => {
+            let unusable = stages.time("folders", || folders(root))?;
+            session.unusable = unusable.clone();
+            unusable
+        }
+    };
     let (mut content, bundle) = stages.time("load + bundle", || {
         load_and_bundle(root, session, &unusable)
     })?;

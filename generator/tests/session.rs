@@ -203,3 +203,51 @@ fn a_render_process_that_died_is_started_anew_for_the_next_build() {
         .read("dist/badge/index.html")
         .contains("Since 2026-04-02"));
 }
+
+/// After saves the watcher named, a build looks at those files alone: a save
+/// whose event was lost is not seen by it, and is by the check of every file
+/// that `site serve` makes a moment later.
+#[test]
+fn a_save_whose_event_was_lost_is_found_by_the_check_of_every_file() {
+    let site = Site::plain();
+    let mut session = Session::serving();
+    rebuild(&site, &mut session);
+    site.edit(
+        "content/pages/news/first.md",
+        "The first.",
+        "The very first.",
+    );
+    site.write(
+        "content/pages/news/third.md",
+        "---\ntitle: Third\ndescription: The third.\ndate: 2026-01-03\n---\n\nThe third.\n",
+    );
+    // The watcher saw the new file only; the edit's event was lost.
+    assert!(session.saved(&site.root, &[site.path("content/pages/news/third.md")]));
+    let saved = rebuild(&site, &mut session);
+    assert!(site
+        .read("dist/news/third/index.html")
+        .contains("The third."));
+    assert!(
+        !site
+            .read("dist/news/first/index.html")
+            .contains("The very first."),
+        "a build after saves looks at the saved files alone"
+    );
+    assert!(saved.pages_rendered >= 1);
+
+    let checked = rebuild(&site, &mut session);
+    assert!(site
+        .read("dist/news/first/index.html")
+        .contains("The very first."));
+    assert_eq!(checked.pages_rendered, 1);
+
+    // A removed file the watcher saw leaves the output without a walk.
+    std::fs::remove_file(site.path("content/pages/news/third.md")).unwrap();
+    assert!(session.saved(&site.root, &[site.path("content/pages/news/third.md")]));
+    rebuild(&site, &mut session);
+    assert!(!site.dist().join("news/third/index.html").exists());
+
+    // A save outside the pages (site.yaml, a template) looks at everything.
+    assert!(!session.saved(&site.root, &[site.path("content/site.yaml")]));
+    assert!(!session.saved(&site.root, &[site.path("templates/base.html")]));
+}

@@ -165,6 +165,12 @@ pub struct Cache {
     reading: Reading,
     /// Whether files are kept at all: a one-shot build reads each file once.
     pub keep: bool,
+    /// The page files of the last load, in the order the walk found them.
+    files: Vec<PathBuf>,
+    /// The only page files that may have changed since the last load, when the
+    /// watcher says so: the next load reads their state alone, and walks and
+    /// stats nothing else. `None`: every file is looked at.
+    pub saved: Option<std::collections::BTreeSet<PathBuf>>,
 }
 
 /// Reads every content file.
@@ -185,20 +191,36 @@ pub fn load_cached(root: &Path, cache: &mut Cache) -> Result<Content, Failure> {
     }
 
     let pages_dir = root.join("content").join("pages");
-    let files = match page_files(&pages_dir) {
-        Ok(files) => files,
-        Err(d) => {
-            diagnostics.push(d);
-            Vec::new()
-        }
+    let saved = cache
+        .saved
+        .take()
+        .filter(|_| cache.keep && !cache.files.is_empty());
+    let files = match &saved {
+        Some(saved) => files_after(&cache.files, saved, &pages_dir),
+        None => match page_files(&pages_dir) {
+            Ok(files) => files,
+            Err(d) => {
+                diagnostics.push(d);
+                Vec::new()
+            }
+        },
     };
+    if cache.keep {
+        cache.files = files.clone();
+    }
     let keep = cache.keep;
     let previous = &cache.pages;
-    // Each file is read unless `site serve` read it before and it is unchanged.
+    // Each file is read unless `site serve` read it before and it is unchanged;
+    // after a save the watcher named, only the saved files are looked at.
     let results: Vec<(PathBuf, Option<Fingerprint>, Loaded, bool)> = files
         .into_par_iter()
         .map(|path| {
-            let fingerprint = if keep { Fingerprint::of(&path) } else { None };
+            let unsaved = saved.as_ref().is_some_and(|s| !s.contains(&path));
+            let fingerprint = match (keep, unsaved) {
+                (false, _) => None,
+                (true, true) => previous.get(&path).map(|(f, _)| *f),
+                (true, false) => Fingerprint::of(&path),
+            };
             let kept = previous
                 .get(&path)
                 .filter(|(f, _)| Some(*f) == fingerprint)
@@ -390,6 +412,36 @@ pub fn read_text(path: &Path, root: &Path) -> Result<String, Diagnostic> {
 }
 
 /// Content files in a stable order. Hidden files and editor backups are skipped.
+/// The page files after saves: the last load's, without those now gone, and
+/// with those now there (in the order a walk would find them).
+fn files_after(
+    before: &[PathBuf],
+    saved: &std::collections::BTreeSet<PathBuf>,
+    pages_dir: &Path,
+) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = before
+        .iter()
+        .filter(|f| !saved.contains(*f) || f.is_file())
+        .cloned()
+        .collect();
+    for path in saved {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        let page = path.starts_with(pages_dir)
+            && path.is_file()
+            && !name.starts_with('.')
+            && !name.ends_with('~')
+            && path.extension().is_some();
+        // Paths compare folder by folder, the order of the walk.
+        if let (true, Err(at)) = (page, files.binary_search(path)) {
+            files.insert(at, path.clone());
+        }
+    }
+    files
+}
+
 fn page_files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
     let mut files = Vec::new();
     // Links were checked (`folders`): those left stay inside the site.

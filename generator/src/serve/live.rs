@@ -58,6 +58,11 @@ impl Live {
         let _ = self.tx.send(Message::Reload);
     }
 
+    /// Whether the last build failed.
+    pub fn is_failed(&self) -> bool {
+        matches!(self.standing(), Standing::Error(_))
+    }
+
     pub fn failed(&self, text: String) {
         *self.standing.lock().unwrap_or_else(PoisonError::into_inner) =
             Standing::Error(text.clone());

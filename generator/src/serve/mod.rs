@@ -25,7 +25,7 @@ use crate::rest;
 use crate::storage::{self, Bucket, Store};
 use files::Files;
 use live::Live;
-use watch::Change;
+use watch::{Change, Saves};
 
 /// Saves arriving within this long of each other make one rebuild.
 const DEBOUNCE: Duration = Duration::from_millis(15);
@@ -109,6 +109,7 @@ where
         &served,
         &mut panel,
         &*on_event,
+        false,
     );
 
     let mut store = storage_for(&build_options, &*on_event)?;
@@ -233,9 +234,12 @@ fn build(
     served: &Served,
     panel: &mut Panel,
     on_event: &dyn Fn(Event),
+    quiet: bool,
 ) {
     let (live, files) = (&served.live, &served.files);
     match pipeline::build_in(options, session) {
+        // A check that found nothing new says nothing and reloads no page.
+        Ok(report) if quiet && report.files_written == 0 && report.pages_rendered == 0 => {}
         Ok(report) => {
             *served.openings.write().unwrap_or_else(|p| p.into_inner()) = report.openings.clone();
             files.built(
@@ -251,6 +255,7 @@ fn build(
             live.built(panel.text.clone());
             on_event(Event::Built(&report));
         }
+        Err(_) if quiet && live.is_failed() => {}
         Err(diags) => {
             on_event(Event::Failed(&diags));
             live.failed(diagnostics::render(&diags, false));
@@ -258,25 +263,49 @@ fn build(
     }
 }
 
+/// How long `site serve` waits, after a build that looked at the saved files
+/// alone, before it looks at every file: a save whose event the system lost
+/// (a full event queue, a network folder) is served a moment later all the same.
+const FULL_CHECK_AFTER: Duration = Duration::from_secs(1);
+
 fn rebuild_loop(
     options: &pipeline::Options,
     mut session: Session,
     mut panel: Panel,
-    rx: &mpsc::Receiver<Vec<Change>>,
+    rx: &mpsc::Receiver<Saves>,
     served: &Served,
     on_event: &dyn Fn(Event),
 ) {
-    while let Ok(mut changes) = rx.recv() {
+    let mut checked = true;
+    loop {
+        let mut saves = match checked {
+            true => match rx.recv() {
+                Ok(saves) => saves,
+                Err(_) => return,
+            },
+            false => match rx.recv_timeout(FULL_CHECK_AFTER) {
+                Ok(saves) => saves,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    // Quiet unless it finds what the saves' builds did not.
+                    build(options, &mut session, served, &mut panel, on_event, true);
+                    checked = true;
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => return,
+            },
+        };
         // Saves that arrived during the last build are handled in one go.
         while let Ok(more) = rx.try_recv() {
-            changes.extend(more);
+            saves.extend(more);
         }
-        if changes.contains(&Change::Styles) {
+        if saves.changes.contains(&Change::Styles) {
             session.styles_changed();
         }
-        if changes.contains(&Change::Islands) {
+        if saves.changes.contains(&Change::Islands) {
             session.islands_changed();
         }
-        build(options, &mut session, served, &mut panel, on_event);
+        let alone = session.saved(&options.root, &saves.paths);
+        build(options, &mut session, served, &mut panel, on_event, false);
+        checked = !alone;
     }
 }

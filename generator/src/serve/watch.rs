@@ -71,28 +71,50 @@ fn changes_content(kind: &EventKind) -> bool {
     }
 }
 
-/// Watches the input folders; sends the set of changes of each debounced burst.
-/// The returned value must be kept alive for as long as watching should go on.
+/// One debounced burst of saves: the kinds of change, and the files.
+#[derive(Debug, Default)]
+pub struct Saves {
+    pub changes: Vec<Change>,
+    pub paths: Vec<PathBuf>,
+}
+
+impl Saves {
+    pub fn extend(&mut self, more: Saves) {
+        self.changes.extend(more.changes);
+        self.paths.extend(more.paths);
+        self.changes.sort();
+        self.changes.dedup();
+        self.paths.sort();
+        self.paths.dedup();
+    }
+}
+
+/// Watches the input folders; sends the changes and files of each debounced
+/// burst. The returned value must be kept alive for as long as watching should go on.
 pub fn watch(
     root: &Path,
     debounce: Duration,
-    tx: mpsc::Sender<Vec<Change>>,
+    tx: mpsc::Sender<Saves>,
 ) -> Result<impl Drop, String> {
     let root_for_events: PathBuf = root.to_path_buf();
     let mut debouncer = new_debouncer(debounce, None, move |result: DebounceEventResult| {
         let Ok(events) = result else {
             return;
         };
-        let mut changes: Vec<Change> = events
+        let mut saves = Saves::default();
+        for path in events
             .iter()
             .filter(|e| changes_content(&e.kind))
             .flat_map(|e| e.paths.iter())
-            .filter_map(|p| classify(&root_for_events, p))
-            .collect();
-        changes.sort();
-        changes.dedup();
-        if !changes.is_empty() {
-            let _ = tx.send(changes);
+        {
+            if let Some(change) = classify(&root_for_events, path) {
+                saves.changes.push(change);
+                saves.paths.push(path.clone());
+            }
+        }
+        if !saves.changes.is_empty() {
+            saves.extend(Saves::default());
+            let _ = tx.send(saves);
         }
     })
     .map_err(|e| format!("cannot watch for changes: {e}"))?;
