@@ -1,0 +1,88 @@
+//! A save under `site serve` costs a small part of a full build: the build after
+//! one saved post of a 2,000-post site, against a full build of the same site by
+//! a new session, each the best of three, in CPU time where the system tells it,
+//! in one run, so the machine's speed cancels out. `make bench` gives the same
+//! save's time from the save to the served page on the 10,000-post site.
+
+mod common;
+
+use std::path::Path;
+use std::time::Duration;
+
+use common::{bench_post as post, copy_tree};
+use site::pipeline::{build_in, Options, Session};
+
+/// The most the build after a save may cost, as a part of a full build.
+const LIMIT: f64 = 0.15;
+const POSTS: usize = 2_000;
+
+fn cost(report: &site::BuildReport) -> Duration {
+    report.cpu.unwrap_or(report.elapsed)
+}
+
+#[test]
+fn a_saved_post_is_built_again_in_a_small_part_of_a_full_build() {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("saves-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let project = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    copy_tree(&project.join("bench").join("site"), &root);
+    for i in 1..=POSTS {
+        let path = root.join(format!("content/pages/posts/p{i:05}.md"));
+        std::fs::write(path, post(i, POSTS)).unwrap();
+    }
+    let shm = Path::new("/dev/shm");
+    let out = if shm.is_dir() {
+        shm.to_path_buf()
+    } else {
+        root.clone()
+    }
+    .join(format!("site-saves-{}", std::process::id()));
+    let options = Options {
+        root: root.clone(),
+        out: out.clone(),
+        serving: true,
+        ..Options::default()
+    };
+    let build = |session: &mut Session| match build_in(&options, session) {
+        Ok(report) => report,
+        Err(d) => panic!("{}", site::diagnostics::render(&d, false)),
+    };
+
+    let full = (0..3)
+        .map(|_| {
+            let _ = std::fs::remove_dir_all(&out);
+            cost(&build(&mut Session::serving()))
+        })
+        .min()
+        .unwrap();
+    let mut session = Session::serving();
+    build(&mut session);
+    let saved = root.join("content/pages/posts/p01000.md");
+    let text = std::fs::read_to_string(&saved).unwrap();
+    let again = (0..3)
+        .map(|i| {
+            std::fs::write(
+                &saved,
+                text.replace("## Section", &format!("Saved {i}.\n\n## Section")),
+            )
+            .unwrap();
+            assert!(session.saved(&root, std::slice::from_ref(&saved)));
+            let report = build(&mut session);
+            assert_eq!(report.pages_rendered, 1, "the saved post alone is rendered");
+            cost(&report)
+        })
+        .min()
+        .unwrap();
+    let ratio = again.as_secs_f64() / full.as_secs_f64();
+    eprintln!(
+        "a full build of {POSTS} posts: {} ms; after one saved post: {} ms (×{ratio:.3}, at most ×{LIMIT})",
+        full.as_millis(),
+        again.as_millis()
+    );
+    let _ = std::fs::remove_dir_all(&root);
+    let _ = std::fs::remove_dir_all(&out);
+    assert!(
+        ratio <= LIMIT,
+        "a save costs ×{ratio:.3} of a full build (at most ×{LIMIT})"
+    );
+}
