@@ -365,6 +365,8 @@ export async function startGitHub({ repoDir, owner, name, token, port = 0, user:
   const unknown = [];
   const warnings = [];
   const dispatches = [];
+  /** Commit statuses by commit: what `POST /statuses/:sha` was told, latest per context. */
+  const statuses = new Map();
   /** @type {Map<number, any>} pull requests (and the issues they are), in memory */
   const pulls = new Map();
   /** @type {Map<string, any>} repository labels by name */
@@ -590,8 +592,11 @@ export async function startGitHub({ repoDir, owner, name, token, port = 0, user:
         const [mode, type, entryOid] = meta2.split(' ');
         return { __typename: 'TreeEntry', oid: entryOid, path: p, name: p.split('/').pop(), mode: Number.parseInt(mode, 8), type };
       },
-      // Nothing builds or deploys in the stand-in: no statuses, deployments or check suites
-      status: null,
+      // Statuses are those posted (a deploy workflow's preview); nothing deploys or checks here.
+      status: () => {
+        const contexts = statuses.get(oid) ?? [];
+        return contexts.length ? { __typename: 'Status', contexts: contexts.map((c) => ({ __typename: 'StatusContext', ...c })) } : null;
+      },
       deployments: (args) => connection([], args),
       checkSuites: (args) => connection([], args),
     };
@@ -956,6 +961,17 @@ export async function startGitHub({ repoDir, owner, name, token, port = 0, user:
     return { status: 204 };
   };
 
+  /** POST /repos/:o/:r/statuses/:sha {state, target_url, description, context} */
+  const handleStatus = async ({ params, body }) => {
+    const [sha] = params;
+    if (!/^[0-9a-f]{40}$/.test(sha)) throw unprocessable('No commit found for SHA: ' + sha);
+    if (!['error', 'failure', 'pending', 'success'].includes(body.state)) throw unprocessable('Validation Failed');
+    const context = body.context ?? 'default';
+    const entry = { context, state: body.state.toUpperCase(), targetUrl: body.target_url ?? null, description: body.description ?? null };
+    statuses.set(sha, [...(statuses.get(sha) ?? []).filter((c) => c.context !== context), entry]);
+    return { status: 201, body: { id: statuses.size, state: body.state, context, target_url: entry.targetUrl, description: entry.description } };
+  };
+
   /** POST /api/graphql */
   const handleGraphQL = async ({ body, call }) => {
     const { query, variables = {}, operationName } = body;
@@ -997,6 +1013,7 @@ export async function startGitHub({ repoDir, owner, name, token, port = 0, user:
     ['DELETE', /^\/git\/refs\/heads\/(.+)$/, handleBranchRef],
     ['PATCH', /^\/git\/refs\/heads\/(.+)$/, handleBranchRef],
     ['POST', /^\/pulls$/, handleCreatePull],
+    ['POST', new RegExp(`^/statuses/${seg}$`), handleStatus],
     ['GET', /^\/pulls$/, handleListPulls],
     ['GET', /^\/pulls\/(\d+)$/, handlePull],
     ['PATCH', /^\/pulls\/(\d+)$/, handlePull],
@@ -1104,6 +1121,7 @@ export async function startGitHub({ repoDir, owner, name, token, port = 0, user:
     unknown,
     warnings,
     dispatches,
+    statuses,
     pulls,
     stop: () => new Promise((resolve) => {
       server.closeAllConnections?.();

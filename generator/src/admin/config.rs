@@ -53,13 +53,16 @@ fn collections(content: &Content) -> Vec<Value> {
             YAML_FORMAT,
             fields(&page, &page),
         ),
-        folder(
-            "documents",
-            "Documents",
-            "content/pages",
-            "md",
-            FRONT_MATTER_FORMAT,
-            with_body(fields(&front_matter, &front_matter)),
+        with_preview(
+            folder(
+                "documents",
+                "Documents",
+                "content/pages",
+                "md",
+                FRONT_MATTER_FORMAT,
+                with_body(fields(&front_matter, &front_matter)),
+            ),
+            "{{slug}}/",
         ),
     ];
     for collection in &content.config.collections {
@@ -69,13 +72,16 @@ fn collections(content: &Content) -> Vec<Value> {
             CollectionKind::Jobs => "job.schema.json",
         };
         let schema = schema(file);
-        out.push(folder(
-            &collection.name,
-            &label(&collection.name),
-            &format!("content/pages/{}", collection.name),
-            "md",
-            FRONT_MATTER_FORMAT,
-            with_body(fields(&schema, &schema)),
+        out.push(with_preview(
+            folder(
+                &collection.name,
+                &label(&collection.name),
+                &format!("content/pages/{}", collection.name),
+                "md",
+                FRONT_MATTER_FORMAT,
+                with_body(fields(&schema, &schema)),
+            ),
+            &format!("{}/{{{{slug}}}}/", collection.name),
         ));
     }
     let site = schema("site.schema.json");
@@ -114,6 +120,14 @@ fn folder(
         "summary": "{{title}}",
         "fields": fields,
     })
+}
+
+/// Where an entry's page is, from the site's address or a draft's preview: the
+/// editor links to it. (Pages have none: Home, `index.yaml`, is at `/`, which
+/// no path template of the editor can say.)
+fn with_preview(mut collection: Value, path: &str) -> Value {
+    collection["preview_path"] = json!(path);
+    collection
 }
 
 fn with_body(mut fields: Vec<Value>) -> Vec<Value> {
