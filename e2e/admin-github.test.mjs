@@ -96,7 +96,11 @@ describe("publishing from the editor", () => {
   });
 
   test("the live site's editor has its own policy, which names the GitHub API, and the site keeps its own", async () => {
-    const editor = (await fetch(`${served.host.url}/admin/`)).headers.get("content-security-policy");
+    const response = await fetch(`${served.host.url}/admin/`);
+    // The window of "Sign In with GitHub" must be able to answer the editor.
+    assert.equal(response.headers.get("cross-origin-opener-policy"), "same-origin-allow-popups");
+    assert.equal((await fetch(`${served.host.url}/`)).headers.get("cross-origin-opener-policy"), "same-origin");
+    const editor = response.headers.get("content-security-policy");
     assert.match(editor, new RegExp(`connect-src 'self' data: blob: ${served.github.apiRoot.replace(/[./]/g, "\\$&")} `));
     assert.equal(editor.split("default-src").length, 2, "one policy, not the site's joined to it");
     const home = (await fetch(`${served.host.url}/`)).headers.get("content-security-policy");

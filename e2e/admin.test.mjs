@@ -101,6 +101,22 @@ test("/admin/ is the editor's page: not indexed, with its own policy, and no liv
   assert.ok(!sitemap.includes("/admin/"));
 });
 
+test("in a browser set to another language the editor speaks it, and loads all it needs from the site", async () => {
+  for (const locale of ["de-DE", "en-GB"]) {
+    const context = await browser.newContext({ locale, viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const failed = [];
+    page.on("response", (r) => r.status() >= 400 && failed.push(`${r.status()} ${r.url()}`));
+    page.on("requestfailed", (r) => failed.push(`failed ${r.url()}`));
+    await page.route("https://www.githubstatus.com/**", (r) => r.fulfill({ json: { status: { indicator: "none" } } }));
+    await page.goto(`${server.url}/admin/`);
+    await page.getByRole("button", { name: locale === "de-DE" ? /Mit lokalem Repository arbeiten/ : /Local Repository/ }).waitFor();
+    await page.waitForTimeout(1000);
+    assert.deepEqual(failed, [], locale);
+    await context.close();
+  }
+});
+
 test("the editor's configuration, generated from the models, is valid for the editor's own schema", async () => {
   const { default: Ajv } = await import("ajv");
   const schema = JSON.parse(readFileSync(path.join(import.meta.dirname, "../node_modules/@sveltia/cms/schema/sveltia-cms.json"), "utf8"));

@@ -79,17 +79,36 @@ fn make(node_modules: &Path, dir: &str) -> Result<Vec<File>, Error> {
         script = script.replace(&url, &local);
     }
 
-    // Its own version check reads `package.json` beside the script.
+    // Its own address on unpkg: its version check reads `package.json` there,
+    // and a language other than US English its strings, `locales/<code>.json`
+    // of the same version.
     script = replace(
         &script,
         "`https://unpkg.com/@sveltia/cms`",
-        &format!("`/{dir}`"),
+        "`/admin/npm/@sveltia/cms`",
     )?;
-    version_of(&package)?;
+    let version = version_of(&package)?;
     out.push(File::Copy(
-        format!("{dir}/package.json"),
+        "admin/npm/@sveltia/cms/package.json".into(),
         package.join("package.json"),
     ));
+    let locales = package.join("locales");
+    let mut names: Vec<String> = std::fs::read_dir(&locales)
+        .map_err(|e| Error::MissingEditor(format!("{}: {e}", locales.display())))?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    if names.is_empty() {
+        return Err(Error::MissingEditor(locales.display().to_string()));
+    }
+    for name in names {
+        out.push(File::Copy(
+            format!("admin/npm/@sveltia/cms@{version}/locales/{name}"),
+            locales.join(&name),
+        ));
+    }
 
     // Modules: `https://unpkg.com/<name>@<version>/<file>`, the version being
     // the lowest its own package.json takes.
@@ -206,5 +225,7 @@ mod tests {
             .iter()
             .any(|p| p.starts_with("admin/fonts/material-symbols-outlined")));
         assert!(copies.iter().any(|p| p.starts_with("admin/npm/immutable@")));
+        assert!(copies.iter().any(|p| p.ends_with("/locales/en-GB.json")));
+        assert!(copies.iter().any(|p| p.ends_with("/locales/de.json")));
     }
 }

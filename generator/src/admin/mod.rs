@@ -126,6 +126,11 @@ pub fn files(
     if !content.config.base_url.is_empty() {
         config["site_url"] = json!(content.config.base_url);
     }
+    // The site's own icon, where it has one.
+    let icon = match root.join("public").join("favicon.svg").is_file() {
+        true => "<link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\">\n",
+        false => "",
+    };
     // A host that sends no headers gets the editor's policy in its page.
     let policy = match content.config.host.sends_custom_headers() {
         true => String::new(),
@@ -137,7 +142,7 @@ pub fn files(
     let page = format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <meta name=\"robots\" content=\"noindex, nofollow\">\n{policy}\
+         <meta name=\"robots\" content=\"noindex, nofollow\">\n{policy}{icon}\
          <title>Content editor · {name}</title>\n\
          <script type=\"module\" src=\"{entry}\" data-cms=\"/{cms}/sveltia-cms.js\"{served}></script>\n\
          </head>\n<body></body>\n</html>\n",

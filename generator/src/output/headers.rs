@@ -84,10 +84,15 @@ pub fn rules(policy: &Policy) -> Vec<Rule> {
             headers: vec![h("Cache-Control", "public, max-age=31536000, immutable")],
         },
     ];
+    // The editor's own policy, and an opener policy that keeps the window of
+    // "Sign In with GitHub" able to tell the editor it signed in.
     if let Some(editor) = &policy.editor {
         rules.push(Rule {
             pattern: EDITOR_PATTERN.into(),
-            headers: vec![h("Content-Security-Policy", editor)],
+            headers: vec![
+                h("Content-Security-Policy", editor),
+                h("Cross-Origin-Opener-Policy", "same-origin-allow-popups"),
+            ],
         });
     }
     rules
@@ -405,16 +410,25 @@ mod tests {
         assert!(for_path(&rules, "/admin/")
             .iter()
             .any(|(k, v)| k == "X-Frame-Options" && v == "DENY"));
+        let opener = |path: &str| -> Vec<&str> {
+            for_path(&rules, path)
+                .into_iter()
+                .filter(|(k, _)| k == "Cross-Origin-Opener-Policy")
+                .map(|(_, v)| v.as_str())
+                .collect()
+        };
+        assert_eq!(opener("/admin/"), ["same-origin-allow-popups"]);
+        assert_eq!(opener("/about/"), ["same-origin"]);
     }
 
     #[test]
     fn cloudflare_detaches_the_sites_policy_where_the_editor_has_its_own() {
         let text = render_detaching(&with_editor());
         assert!(
-            text.contains("/admin/*\n  ! Content-Security-Policy\n  Content-Security-Policy: default-src 'self'; style-src"),
+            text.contains("/admin/*\n  ! Content-Security-Policy\n  ! Cross-Origin-Opener-Policy\n  Content-Security-Policy: default-src 'self'; style-src"),
             "{text}"
         );
-        assert_eq!(text.matches("! ").count(), 1);
+        assert_eq!(text.matches("! ").count(), 2);
     }
 
     #[test]
