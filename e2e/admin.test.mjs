@@ -125,7 +125,7 @@ test("the editor's configuration, generated from the models, is valid for the ed
   assert.ok(validate(config), JSON.stringify(validate.errors?.slice(0, 5), null, 1));
   assert.deepEqual(
     config.collections.map((c) => c.name),
-    ["pages", "documents", "insights", "news", "events", "careers", "settings"],
+    ["pages", "documents", "insights", "news", "events", "careers", "industries", "resources", "services", "settings"],
   );
 });
 

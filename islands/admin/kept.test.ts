@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Originals, readFrontMatter, readYaml, saveFrontMatter, saveYaml } from "./kept.ts";
+import { Originals, readFrontMatter, readYaml, saveFrontMatter, saveYaml, setDefaults } from "./kept.ts";
 
 const page = `# yaml-language-server: $schema=../../schemas/page.schema.json
 title: About us
@@ -125,4 +125,23 @@ test("an edit inside folded text keeps the file's other lines", () => {
   const data = readYaml(page);
   const saved = saveYaml(page, { ...data, title: "About Meridian" });
   assert.deepEqual(changedLines(page, saved), ["title: About Meridian"]);
+});
+
+test("a switch the editor shows at its default, and the file leaves out, stays out", () => {
+  setDefaults({ highlight_code: true });
+  const text = "name: Meridian\ntagline: Old\n";
+  const saved = saveYaml(text, { name: "Meridian", tagline: "New", highlight_code: true });
+  assert.equal(saved, "name: Meridian\ntagline: New\n");
+  assert.equal(saveYaml(text, { name: "Meridian", tagline: "Old", highlight_code: false }), text, "off where off is not the default is the editor's own empty");
+  setDefaults({});
+});
+
+test("a body the editor writes back in its own spelling changes only where it was edited", () => {
+  const text = "---\ntitle: T\n---\n\nIntro.\n\n| a | b |\n|---|:--:|\n| 1 | 2 |\n\n* one  \n* two\n";
+  const data = readFrontMatter(text);
+  const respelled = "Intro, edited.\n\n| a | b |\n| --- | :-: |\n| 1 | 2 |\n\n- one\n- two\n";
+  assert.equal(
+    saveFrontMatter(text, { ...data, body: respelled }),
+    text.replace("Intro.", "Intro, edited."),
+  );
 });

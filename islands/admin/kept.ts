@@ -6,6 +6,20 @@ import { Document, isMap, isScalar, isSeq, parseDocument, stringify, YAMLMap, YA
 
 export type Data = Record<string, unknown>;
 
+/**
+ * What the build takes for a field the file leaves out, where that is not
+ * "nothing": the editor shows it (a switch that is on unless turned off) and
+ * hands it back, and a file without it needs no line for it.
+ */
+const defaults = new Map<string, unknown>();
+
+export function setDefaults(values: Record<string, unknown>): void {
+  defaults.clear();
+  for (const [key, value] of Object.entries(values)) defaults.set(key, value);
+}
+
+const isDefault = (key: string, value: unknown) => defaults.has(key) && same(defaults.get(key), value);
+
 type Node = unknown;
 
 const isObject = (v: unknown): v is Data => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -34,8 +48,8 @@ function apply(doc: Document, node: Node, before: unknown, after: unknown): Node
     }
     for (const [key, value] of Object.entries(after)) {
       if (!(key in before)) {
-        // The editor shows an absent switch as off, and hands it back so.
-        if (!isEmpty(value) && value !== false) node.set(key, doc.createNode(value));
+        // The editor shows an absent switch as off (or as its default), and hands it back so.
+        if (!isEmpty(value) && value !== false && !isDefault(key, value)) node.set(key, doc.createNode(value));
         continue;
       }
       if (isEmpty(value) && isEmpty(before[key]) && !same(value, before[key])) continue;
@@ -101,7 +115,7 @@ export function compact(data: Data): Data {
       out[key] = value;
       continue;
     }
-    if (isEmpty(value) || value === false) continue;
+    if (isEmpty(value) || value === false || isDefault(key, value)) continue;
     out[key] = Array.isArray(value)
       ? value.map((item) => (isObject(item) ? compact(item) : item))
       : isObject(value)
@@ -211,9 +225,56 @@ export function readFrontMatter(text: string): Data {
   return { ...readYaml(match[1]), body: text.slice(match[0].length).replace(/^\r?\n/, "") };
 }
 
+/**
+ * A Markdown line as it reads, not as it is spelled: the editor writes tables'
+ * rules `| --- |`, bullets `-` and no trailing spaces, however the file had them.
+ */
+function meaning(line: string): string {
+  const trimmed = line.trimEnd();
+  const cells = trimmed.trim().replace(/^\|/, "").replace(/\|$/, "").split("|");
+  if (cells.length > 0 && cells.every((c) => /^\s*:?-+:?\s*$/.test(c))) {
+    return `|${cells.map((c) => `${c.trim().startsWith(":") ? ":" : ""}-${c.trim().endsWith(":") ? ":" : ""}`).join("|")}|`;
+  }
+  return trimmed.replace(/^(\s*)[*+] /, "$1- ");
+}
+
+/** The edited body, with each line that reads as the file's written as the file had it. */
+export function keepBody(before: string, after: string): string {
+  const original = before.split("\n");
+  const next = after.split("\n");
+  const a = original.map(meaning);
+  const b = next.map(meaning);
+  const n = a.length;
+  const m = b.length;
+  const lcs: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+    }
+  }
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (j < m) {
+    if (i < n && a[i] === b[j]) {
+      out.push(original[i]);
+      i++;
+      j++;
+    } else if (i < n && lcs[i + 1][j] >= lcs[i][j + 1]) {
+      i++;
+    } else {
+      out.push(next[j]);
+      j++;
+    }
+  }
+  return out.join("\n");
+}
+
 /** A Markdown file's text after its front matter and body became `after`. */
 export function saveFrontMatter(text: string | undefined, after: Data): string {
-  const { body = "", ...matter } = after;
+  const { body: edited = "", ...matter } = after;
+  const previous = text === undefined ? undefined : readFrontMatter(text).body;
+  const body = typeof previous === "string" && typeof edited === "string" ? keepBody(previous, edited) : edited;
   const match = text === undefined ? null : FENCE.exec(text);
   const yaml = match ? saveYaml(match[1] + "\n", matter) : stringify(compact(matter), { lineWidth: 0 });
   const gap = match && text !== undefined ? (/^\r?\n/.test(text.slice(match[0].length)) ? "\n" : "") : "\n";

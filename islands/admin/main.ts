@@ -5,7 +5,7 @@
 import { parse, stringify } from "yaml";
 import { createElement } from "react";
 import { forgetRememberedFolders, siteFolder } from "./folder.ts";
-import { compact, type Data, Originals, readFrontMatter, readYaml, saveFrontMatter, saveYaml } from "./kept.ts";
+import { compact, type Data, Originals, setDefaults, readFrontMatter, readYaml, saveFrontMatter, saveYaml } from "./kept.ts";
 import { loadPreview, PagePreview } from "./preview.ts";
 
 type CMS = {
@@ -50,6 +50,21 @@ function YamlField(props: { value: unknown; forID: string; classNameWrapper: str
   });
 }
 
+/** Every field's `default` in the editor's configuration, by field name. */
+async function fieldDefaults(): Promise<Record<string, unknown>> {
+  const found: Record<string, unknown> = {};
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === "object") {
+      const field = value as { name?: unknown; default?: unknown };
+      if (typeof field.name === "string" && "default" in field) found[field.name] = field.default;
+      Object.values(value).forEach(walk);
+    }
+  };
+  walk(await (await fetch("/admin/config.yml", { cache: "no-store" })).json());
+  return found;
+}
+
 async function start(): Promise<void> {
   const tag = document.querySelector<HTMLScriptElement>("script[data-cms]");
   const src = tag?.dataset.cms;
@@ -63,6 +78,7 @@ async function start(): Promise<void> {
   await load(src);
   const cms = window.CMS;
   if (!cms) throw new Error("the editor did not start");
+  setDefaults(await fieldDefaults());
   const yaml = new Originals();
   const markdown = new Originals();
   cms.registerCustomFormat("yaml-kept", "yaml", {

@@ -84,6 +84,59 @@ fn collections(content: &Content) -> Vec<Value> {
             &format!("{}/{{{{slug}}}}/", collection.name),
         ));
     }
+    // Pages kept in a folder that is no collection (`services/cloud.md`).
+    let collections: Vec<&str> = content
+        .config
+        .collections
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
+    let mut folders = std::collections::BTreeMap::<String, (bool, bool)>::new();
+    for page in &content.pages {
+        let Some(rel) = page.source.strip_prefix("content/pages/") else {
+            continue;
+        };
+        let Some((dir, _)) = rel.rsplit_once('/') else {
+            continue;
+        };
+        if collections.contains(&dir) {
+            continue;
+        }
+        let kinds = folders.entry(dir.to_string()).or_default();
+        match rel.ends_with(".md") {
+            true => kinds.0 = true,
+            false => kinds.1 = true,
+        }
+    }
+    for (dir, (markdown, blocks)) in folders {
+        let name = dir.replace('/', "-");
+        if markdown {
+            out.push(with_preview(
+                folder(
+                    &name,
+                    &format!("{} pages", label(&dir)),
+                    &format!("content/pages/{dir}"),
+                    "md",
+                    FRONT_MATTER_FORMAT,
+                    with_body(fields(&front_matter, &front_matter)),
+                ),
+                &format!("{dir}/{{{{slug}}}}/"),
+            ));
+        }
+        if blocks {
+            out.push(with_preview(
+                folder(
+                    &format!("{name}-blocks"),
+                    &format!("{} pages of blocks", label(&dir)),
+                    &format!("content/pages/{dir}"),
+                    "yaml",
+                    YAML_FORMAT,
+                    fields(&page, &page),
+                ),
+                &format!("{dir}/{{{{slug}}}}/"),
+            ));
+        }
+    }
     let site = schema("site.schema.json");
     out.push(json!({
         "name": "settings",
@@ -258,6 +311,14 @@ fn field(name: &str, schema: &Value, required: bool, root: &Value) -> Value {
         out.insert("default".into(), json!(true));
     }
     widget(&mut out, def, def_name, root);
+    if def_name == Some("DateTime") {
+        // The editor labels such a field "UTC"; it means that it converts nothing.
+        let hint = out.get("hint").and_then(Value::as_str).unwrap_or_default();
+        out.insert(
+            "hint".into(),
+            json!(format!("{hint} Shown and saved as written: “UTC” beside it only means no time zone is applied.").trim()),
+        );
+    }
     Value::Object(out)
 }
 

@@ -101,7 +101,13 @@ pub fn collect<'a>(
         files.add(name, Source::Bytes(text.into_bytes()), "the generator")?;
     }
     // The host's own files, last: a rule may name every other file's folder.
-    let top = files.top_level();
+    let mut top = files.top_level();
+    // The search index is written after these files, into a folder of its own.
+    if content.config.search {
+        top.push((crate::output::search::FOLDER.to_string(), true));
+        top.sort();
+        top.dedup();
+    }
     for (name, text) in site.host.config_files(site.rules, moved, &top) {
         files.add(
             name.to_string(),
