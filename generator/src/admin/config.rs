@@ -447,7 +447,8 @@ fn choices(def: &Value) -> Option<Vec<Value>> {
         return Some(
             values
                 .iter()
-                .map(|v| json!({"label": text(v), "value": v}))
+                // `full_time` reads "Full time".
+                .map(|v| json!({"label": label(&text(v)), "value": v}))
                 .collect(),
         );
     }
