@@ -200,14 +200,14 @@ test("an article made in the editor, with a photo, is listed, in the feed and fo
     await page.waitForTimeout(100);
   }
   await body.click();
-  await page.keyboard.type("Plants that run models beside their machines see defects sooner.");
+  await page.keyboard.type("Plants that run Quarrytron models beside their machines see defects sooner.");
   await page.getByRole("button", { name: "Save" }).click();
 
   const file = path.join(site, "content/pages/insights/edge-ai-on-the-factory-floor.md");
   const text = await eventually(() => readFileSync(file, "utf8"), (t) => t.includes("title:"), "the article's file");
   assert.match(text, /^---\ntitle: Edge AI on the factory floor\n/);
   assert.match(text, /\nimage: \/images\/factory-floor\.png\n/);
-  assert.match(text, /\n---\n\nPlants that run models beside their machines see defects sooner\.\n$/);
+  assert.match(text, /\n---\n\nPlants that run Quarrytron models beside their machines see defects sooner\.\n$/);
   assert.ok(readFileSync(path.join(site, "public/images/factory-floor.png")).length > 1000);
 
   const listing = await eventually(
@@ -226,11 +226,11 @@ test("an article made in the editor, with a photo, is listed, in the feed and fo
       await reader.goto(`${server.url}/`);
       return reader.evaluate(async () => {
         const pagefind = await import("/pagefind/pagefind.js");
-        const search = await pagefind.search("defects sooner");
+        const search = await pagefind.search("quarrytron");
         return Promise.all(search.results.map(async (r) => (await r.data()).url));
       });
     },
-    (urls) => urls.length > 0,
+    (urls) => urls.includes("/insights/edge-ai-on-the-factory-floor/"),
     "the article in search",
   );
   assert.deepEqual(found, ["/insights/edge-ai-on-the-factory-floor/"]);

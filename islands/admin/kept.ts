@@ -242,32 +242,8 @@ function meaning(line: string): string {
 export function keepBody(before: string, after: string): string {
   const original = before.split("\n");
   const next = after.split("\n");
-  const a = original.map(meaning);
-  const b = next.map(meaning);
-  const n = a.length;
-  const m = b.length;
-  const lcs: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
-    }
-  }
-  const out: string[] = [];
-  let i = 0;
-  let j = 0;
-  while (j < m) {
-    if (i < n && a[i] === b[j]) {
-      out.push(original[i]);
-      i++;
-      j++;
-    } else if (i < n && lcs[i + 1][j] >= lcs[i][j + 1]) {
-      i++;
-    } else {
-      out.push(next[j]);
-      j++;
-    }
-  }
-  return out.join("\n");
+  const kept = new Map(common(original.map(meaning), next.map(meaning)).map(([i, j]) => [j, i]));
+  return next.map((line, j) => (kept.has(j) ? original[kept.get(j) as number] : line)).join("\n");
 }
 
 /** A Markdown file's text after its front matter and body became `after`. */

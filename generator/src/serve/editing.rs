@@ -103,6 +103,18 @@ fn target(root: &Path, path: &str) -> Option<Target> {
         .then(|| Target::File(root.join(rel)))
 }
 
+/// The file a request of the editor's may change, or why not.
+fn changeable(root: &Path, path: &str, headers: &HeaderMap) -> Result<PathBuf, &'static str> {
+    allowed(headers)?;
+    match target(root, path) {
+        Some(Target::File(file)) => Ok(file),
+        _ => Err(OUTSIDE),
+    }
+}
+
+/// Why a path outside the editor's folders is refused.
+const OUTSIDE: &str = "the editor may change content/ and public/images/ only";
+
 fn not_found() -> Response {
     (StatusCode::NOT_FOUND, "no such file").into_response()
 }
@@ -177,15 +189,9 @@ async fn write(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    if let Err(why) = allowed(&headers) {
-        return (StatusCode::FORBIDDEN, why).into_response();
-    }
-    let Some(Target::File(file)) = target(&root, &path) else {
-        return (
-            StatusCode::FORBIDDEN,
-            "the editor may change content/ and public/images/ only",
-        )
-            .into_response();
+    let file = match changeable(&root, &path, &headers) {
+        Ok(file) => file,
+        Err(why) => return (StatusCode::FORBIDDEN, why).into_response(),
     };
     let Some(parent) = file.parent() else {
         return not_found();
@@ -218,11 +224,7 @@ async fn make_folder(
             Err(e) => (StatusCode::CONFLICT, e.to_string()).into_response(),
         },
         Some(Target::Fixed(_)) => StatusCode::NO_CONTENT.into_response(),
-        None => (
-            StatusCode::FORBIDDEN,
-            "the editor may change content/ and public/images/ only",
-        )
-            .into_response(),
+        None => (StatusCode::FORBIDDEN, OUTSIDE).into_response(),
     }
 }
 
@@ -231,15 +233,9 @@ async fn remove(
     UrlPath(path): UrlPath<String>,
     headers: HeaderMap,
 ) -> Response {
-    if let Err(why) = allowed(&headers) {
-        return (StatusCode::FORBIDDEN, why).into_response();
-    }
-    let Some(Target::File(file)) = target(&root, &path) else {
-        return (
-            StatusCode::FORBIDDEN,
-            "the editor may change content/ and public/images/ only",
-        )
-            .into_response();
+    let file = match changeable(&root, &path, &headers) {
+        Ok(file) => file,
+        Err(why) => return (StatusCode::FORBIDDEN, why).into_response(),
     };
     // The editor's own folders stay, even when it empties them.
     if FOLDERS.iter().any(|f| root.join(f) == file) {
