@@ -70,6 +70,7 @@ test("front matter keeps its order and the body is kept as written", () => {
 });
 
 test("a new file is written whole, without the empty fields the editor hands back", () => {
+  assert.equal(saveYaml(undefined, { title: "New", layout: "", blocks: [{ type: "hero", eyebrow: "" }] }), "title: New\nblocks:\n  - type: hero\n");
   const saved = saveFrontMatter(undefined, {
     title: "New",
     date: "2026-11-26",

@@ -125,8 +125,9 @@ export function compact(data: Data): Data {
   return out;
 }
 
-/** A YAML file's text after its data became `after`. */
-export function saveYaml(text: string, after: Data): string {
+/** A YAML file's text after its data became `after`; a new file's, without one. */
+export function saveYaml(text: string | undefined, after: Data): string {
+  if (text === undefined) return stringify(compact(after), { lineWidth: 0 });
   const doc = parseDocument(text);
   const before = doc.toJS() as unknown;
   if (!isMap(doc.contents)) return stringify(after);

@@ -5,7 +5,7 @@
 import { parse, stringify } from "yaml";
 import { createElement } from "react";
 import { forgetRememberedFolders, siteFolder } from "./folder.ts";
-import { compact, type Data, Originals, setDefaults, readFrontMatter, readYaml, saveFrontMatter, saveYaml } from "./kept.ts";
+import { type Data, Originals, setDefaults, readFrontMatter, readYaml, saveFrontMatter, saveYaml } from "./kept.ts";
 import { loadPreview, PagePreview } from "./preview.ts";
 
 type CMS = {
@@ -65,6 +65,27 @@ async function fieldDefaults(): Promise<Record<string, unknown>> {
   return found;
 }
 
+/**
+ * A format that saves by editing the file it read: the editor hands a format
+ * only data, so the files read are remembered and the nearest one is edited.
+ */
+function kept(read: (text: string) => Data, save: (text: string | undefined, data: Data) => string) {
+  const originals = new Originals();
+  return {
+    fromFile(text: string): Data {
+      const data = read(text);
+      originals.remember(text, data);
+      return data;
+    },
+    toFile(data: Data): string {
+      const before = originals.of(data);
+      const text = save(before, data);
+      originals.replace(before, text, data);
+      return text;
+    },
+  };
+}
+
 async function start(): Promise<void> {
   const tag = document.querySelector<HTMLScriptElement>("script[data-cms]");
   const src = tag?.dataset.cms;
@@ -79,34 +100,8 @@ async function start(): Promise<void> {
   const cms = window.CMS;
   if (!cms) throw new Error("the editor did not start");
   setDefaults(await fieldDefaults());
-  const yaml = new Originals();
-  const markdown = new Originals();
-  cms.registerCustomFormat("yaml-kept", "yaml", {
-    fromFile(text) {
-      const data = readYaml(text);
-      yaml.remember(text, data);
-      return data;
-    },
-    toFile(data) {
-      const before = yaml.of(data);
-      const text = before === undefined ? stringify(compact(data), { lineWidth: 0 }) : saveYaml(before, data);
-      yaml.replace(before, text, data);
-      return text;
-    },
-  });
-  cms.registerCustomFormat("kept-frontmatter", "md", {
-    fromFile(text) {
-      const data = readFrontMatter(text);
-      markdown.remember(text, data);
-      return data;
-    },
-    toFile(data) {
-      const before = markdown.of(data);
-      const text = saveFrontMatter(before, data);
-      markdown.replace(before, text, data);
-      return text;
-    },
-  });
+  cms.registerCustomFormat("yaml-kept", "yaml", kept(readYaml, saveYaml));
+  cms.registerCustomFormat("kept-frontmatter", "md", kept(readFrontMatter, saveFrontMatter));
   cms.registerFieldType("yaml", YamlField);
   if (served) {
     for (const name of (await loadPreview()).collections) cms.registerPreviewTemplate(name, PagePreview);

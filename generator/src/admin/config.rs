@@ -20,11 +20,19 @@ const MEDIA_FOLDER: &str = "public/images";
 const PUBLIC_FOLDER: &str = "/images";
 
 /// The schema a schema file's fields come from.
+/// The schemas are made once: `site serve` makes the configuration on every save.
 fn schema(name: &str) -> Value {
-    crate::schema::schemas()
-        .into_iter()
+    static SCHEMAS: std::sync::OnceLock<Vec<(&'static str, Value)>> = std::sync::OnceLock::new();
+    SCHEMAS
+        .get_or_init(|| {
+            crate::schema::schemas()
+                .into_iter()
+                .map(|(file, s)| (file, s.as_value().clone()))
+                .collect()
+        })
+        .iter()
         .find(|(file, _)| *file == name)
-        .map(|(_, s)| s.as_value().clone())
+        .map(|(_, s)| s.clone())
         .unwrap_or(Value::Null)
 }
 

@@ -38,8 +38,17 @@ pub fn router(root: PathBuf) -> Router {
             &format!("{PREFIX}/{{*path}}"),
             get(read).put(write).delete(remove).post(make_folder),
         )
+        .route_layer(axum::middleware::from_fn(editor_only))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(root)
+}
+
+/// Every route answers the editor alone.
+async fn editor_only(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    match allowed(request.headers()) {
+        Ok(()) => next.run(request).await,
+        Err(why) => (StatusCode::FORBIDDEN, why).into_response(),
+    }
 }
 
 /// Refuses a request that is not the editor's, saying why.
@@ -66,10 +75,7 @@ fn allowed(headers: &HeaderMap) -> Result<(), &'static str> {
 
 /// What the editor sees at the root: the folders it may change, and an empty
 /// `.git`, by which the editor knows a repository's root.
-async fn list_root(headers: HeaderMap) -> Response {
-    if let Err(why) = allowed(&headers) {
-        return (StatusCode::FORBIDDEN, why).into_response();
-    }
+async fn list_root() -> Response {
     Json(json!({"entries": [
         {"name": ".git", "kind": "directory"},
         {"name": "content", "kind": "directory"},
@@ -104,8 +110,7 @@ fn target(root: &Path, path: &str) -> Option<Target> {
 }
 
 /// The file a request of the editor's may change, or why not.
-fn changeable(root: &Path, path: &str, headers: &HeaderMap) -> Result<PathBuf, &'static str> {
-    allowed(headers)?;
+fn changeable(root: &Path, path: &str) -> Result<PathBuf, &'static str> {
     match target(root, path) {
         Some(Target::File(file)) => Ok(file),
         _ => Err(OUTSIDE),
@@ -119,14 +124,7 @@ fn not_found() -> Response {
     (StatusCode::NOT_FOUND, "no such file").into_response()
 }
 
-async fn read(
-    State(root): State<Arc<PathBuf>>,
-    UrlPath(path): UrlPath<String>,
-    headers: HeaderMap,
-) -> Response {
-    if let Err(why) = allowed(&headers) {
-        return (StatusCode::FORBIDDEN, why).into_response();
-    }
+async fn read(State(root): State<Arc<PathBuf>>, UrlPath(path): UrlPath<String>) -> Response {
     let file = match target(&root, &path) {
         Some(Target::File(file)) => file,
         Some(Target::Fixed(names)) => {
@@ -186,10 +184,9 @@ async fn read(
 async fn write(
     State(root): State<Arc<PathBuf>>,
     UrlPath(path): UrlPath<String>,
-    headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let file = match changeable(&root, &path, &headers) {
+    let file = match changeable(&root, &path) {
         Ok(file) => file,
         Err(why) => return (StatusCode::FORBIDDEN, why).into_response(),
     };
@@ -210,14 +207,7 @@ async fn write(
     }
 }
 
-async fn make_folder(
-    State(root): State<Arc<PathBuf>>,
-    UrlPath(path): UrlPath<String>,
-    headers: HeaderMap,
-) -> Response {
-    if let Err(why) = allowed(&headers) {
-        return (StatusCode::FORBIDDEN, why).into_response();
-    }
+async fn make_folder(State(root): State<Arc<PathBuf>>, UrlPath(path): UrlPath<String>) -> Response {
     match target(&root, &path) {
         Some(Target::File(dir)) => match tokio::fs::create_dir_all(&dir).await {
             Ok(()) => StatusCode::NO_CONTENT.into_response(),
@@ -228,12 +218,8 @@ async fn make_folder(
     }
 }
 
-async fn remove(
-    State(root): State<Arc<PathBuf>>,
-    UrlPath(path): UrlPath<String>,
-    headers: HeaderMap,
-) -> Response {
-    let file = match changeable(&root, &path, &headers) {
+async fn remove(State(root): State<Arc<PathBuf>>, UrlPath(path): UrlPath<String>) -> Response {
+    let file = match changeable(&root, &path) {
         Ok(file) => file,
         Err(why) => return (StatusCode::FORBIDDEN, why).into_response(),
     };
