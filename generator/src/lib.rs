@@ -19,6 +19,7 @@ pub mod forms;
 pub mod images;
 mod json_lines;
 pub(crate) mod lines;
+mod memo;
 pub mod output;
 pub mod pipeline;
 pub mod render;

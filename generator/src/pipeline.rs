@@ -16,6 +16,7 @@ use crate::content::settings::Host;
 use crate::content::settings::{self, Overrides};
 use crate::content::{self, Content, Page};
 use crate::diagnostics::Diagnostic;
+use crate::memo::Memo;
 use crate::output::headers::{self, Rule};
 use crate::output::weight::{self, Weigher, Weight};
 use crate::output::{self, Files, Source};
@@ -100,6 +101,27 @@ pub struct Session {
     unusable: Vec<(String, String)>,
     /// What a one-shot build no longer needs, freed after it returns.
     retired: Vec<Box<dyn std::any::Any + Send>>,
+    /// The sitemap's files, by the base URL and the default language.
+    sitemap: Memo<(String, String), Arc<Generated>>,
+    /// What lists of pages show (`render::listing_hash`), by the listings.
+    listing: Memo<blake3::Hash, blake3::Hash>,
+    /// The suggestions for links to no page, while the addresses stay the same.
+    hints: Memo<(), Arc<content::references::RouteHints>>,
+    /// The renderer, by everything else it reads.
+    renderer: Memo<RendererKey, Arc<Renderer>>,
+}
+
+/// Files the build makes from the content: (path in the output, text).
+type Generated = Vec<(String, String)>;
+
+/// What a renderer reads besides the pages' listed fields and translations.
+#[derive(PartialEq)]
+struct RendererKey {
+    everything: blake3::Hash,
+    listing: blake3::Hash,
+    openings: Vec<crate::forms::applications::Opening>,
+    /// The server-render process (a new one after the islands changed).
+    ssr: usize,
 }
 
 impl Session {
@@ -143,10 +165,13 @@ impl Session {
     }
 
     /// `value` is no longer needed: a one-shot build frees it after it returns,
-    /// off the caller's way; `site serve` frees it now.
+    /// `site serve` beside the build, so that the save is served first.
     fn retire<T: Send + 'static>(&mut self, value: T) {
-        if self.written.is_none() {
-            self.retired.push(Box::new(value));
+        match self.written {
+            None => self.retired.push(Box::new(value)),
+            Some(_) => {
+                std::thread::spawn(move || drop(value));
+            }
         }
     }
 }
@@ -330,12 +355,18 @@ fn publish(
 fn references(
     root: &Path,
     content: &Content,
-    session: &Session,
+    session: &mut Session,
     unusable: &[(String, String)],
     published: &content::listings::Published,
 ) -> Stage<Vec<Diagnostic>> {
     let mut places = content::references::Places::of(root, session.bundles.node_modules());
     places.unusable = unusable.to_vec();
+    places.hints = session.hints.get(
+        &content.pages,
+        (),
+        content::references::RouteHints::same,
+        Default::default,
+    );
     let findings = content::references::check(root, content, &places, &published.held);
     if findings.errors.is_empty() {
         Ok(findings.warnings)
@@ -414,24 +445,50 @@ fn render(
 ) -> Stage<Pages> {
     let ssr = server_renderer(root, bundle, session)?;
     ssr.set_limit(content.config.timeouts.render_limit());
-    let node = session.bundles.tools(root).ok().map(|t| t.node.clone());
-    let renderer = Renderer::new(environment::Inputs {
-        root,
-        content,
-        settings: &settings.render,
-        bundle: Arc::new(bundle.clone()),
-        ssr: ssr.clone(),
-        node_modules: session.bundles.node_modules(),
-        images: Arc::new(crate::images::Processor::new(root)),
-        node: node.as_deref(),
-        openings,
-    });
-    let diagnostics = renderer.check_templates();
-    if !diagnostics.is_empty() {
-        return Err(diagnostics);
-    }
     let everything = render::everything_hash(root, content, &settings.render, bundle);
-    let listing = render::listing_hash(content);
+    let listing = session.listing.get(
+        &content.pages,
+        render::lists_hash(content),
+        render::pages::Listed::same,
+        || render::listing_hash(content),
+    );
+    let key = RendererKey {
+        everything,
+        listing,
+        openings: openings.to_vec(),
+        ssr: Arc::as_ptr(&ssr) as usize,
+    };
+    let mut made = false;
+    let node = session.bundles.tools(root).ok().map(|t| t.node.clone());
+    let node_modules = session.bundles.node_modules();
+    // Kept while no page changed in what every page may read of the others (its
+    // listed fields, its translations): a save of a post's text renders it alone.
+    let renderer = session.renderer.get(
+        &content.pages,
+        key,
+        |a, b| render::pages::Listed::same(a, b) && a.translation_key == b.translation_key,
+        || {
+            made = true;
+            Arc::new(Renderer::new(environment::Inputs {
+                root,
+                content,
+                settings: &settings.render,
+                bundle: Arc::new(bundle.clone()),
+                ssr: ssr.clone(),
+                node_modules,
+                images: Arc::new(crate::images::Processor::new(root)),
+                node: node.as_deref(),
+                openings,
+            }))
+        },
+    );
+    if made {
+        let diagnostics = renderer.check_templates();
+        if !diagnostics.is_empty() {
+            session.renderer.clear();
+            return Err(diagnostics);
+        }
+    }
     let weigher = content
         .config
         .budgets
@@ -599,8 +656,16 @@ fn write(
         }
         false => None,
     };
+    let base_url = &settings.render.base_url;
+    let default = content.languages().default_language().code().to_string();
+    let sitemap = session.sitemap.get(
+        &content.pages,
+        (base_url.clone(), default.clone()),
+        output::sitemap::reads_the_same,
+        || Arc::new(output::sitemap::sitemap(base_url, &content.pages, &default)),
+    );
     let files = collect_files(
-        root, content, settings, bundle, pages, moved, serving, admin,
+        root, content, settings, bundle, pages, moved, serving, admin, &sitemap,
     )
     .map_err(|e| vec![output_diagnostic(root, &e)])?;
     let count = files.len();
@@ -671,6 +736,7 @@ fn collect_files(
     moved: &[content::publishing::Moved],
     serving: bool,
     admin: Option<Vec<crate::admin::File>>,
+    sitemap: &[(String, String)],
 ) -> Result<Files, output::Error> {
     let site = output::collect::Site {
         host: settings.host,
@@ -679,6 +745,7 @@ fn collect_files(
         head: &settings.render.head,
         serving,
         admin,
+        sitemap,
     };
     let page_files = pages.pages.iter().map(|page| output::collect::PageFile {
         route: &page.route,

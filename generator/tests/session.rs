@@ -251,3 +251,68 @@ fn a_save_whose_event_was_lost_is_found_by_the_check_of_every_file() {
     assert!(!session.saved(&site.root, &[site.path("content/site.yaml")]));
     assert!(!session.saved(&site.root, &[site.path("templates/base.html")]));
 }
+
+#[test]
+fn what_a_save_changes_of_a_page_reaches_the_sitemap_and_a_body_edit_keeps_it() {
+    let site = Site::plain();
+    let mut session = Session::serving();
+    rebuild(&site, &mut session);
+    let sitemap = site.read("dist/sitemap.xml");
+    site.edit(
+        "content/pages/news/first.md",
+        "The first.",
+        "The first, edited.",
+    );
+    let report = rebuild(&site, &mut session);
+    assert_eq!(
+        report.files_written, 1,
+        "the page alone: the sitemap is as it was"
+    );
+    assert_eq!(site.read("dist/sitemap.xml"), sitemap);
+    site.edit(
+        "content/pages/news/first.md",
+        "date: 2026-01-10",
+        "date: 2026-01-12",
+    );
+    rebuild(&site, &mut session);
+    assert!(site
+        .read("dist/sitemap.xml")
+        .contains("<lastmod>2026-01-12</lastmod>"));
+}
+
+#[test]
+fn a_link_to_no_page_is_told_the_nearest_address_of_the_site_as_it_is_now() {
+    let site = Site::plain();
+    let mut session = Session::serving();
+    site.edit(
+        "content/pages/privacy.md",
+        "\n---\n",
+        "\n---\nSee [us](/abuot/).\n",
+    );
+    let warned = |report: &BuildReport| -> String {
+        report
+            .warnings
+            .iter()
+            .map(|w| w.message.clone())
+            .find(|m| m.contains("/abuot/"))
+            .unwrap_or_default()
+    };
+    let first = rebuild(&site, &mut session);
+    assert!(
+        warned(&first).contains("did you mean `/about/`"),
+        "{}",
+        warned(&first)
+    );
+    // The addresses change: the suggestion is made from the new ones.
+    std::fs::rename(
+        site.path("content/pages/about.md"),
+        site.path("content/pages/abut.md"),
+    )
+    .unwrap();
+    let again = rebuild(&site, &mut session);
+    assert!(
+        warned(&again).contains("did you mean `/abut/`"),
+        "{}",
+        warned(&again)
+    );
+}

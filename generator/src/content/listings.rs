@@ -172,11 +172,11 @@ pub fn publish(
         lists.extend(lists_of(collection, entries, &now));
     }
     let mut listings = Listings::default();
-    let routes: HashMap<String, usize> = content
+    let routes: HashMap<&str, usize> = content
         .pages
         .iter()
         .enumerate()
-        .map(|(i, p)| (p.route.clone(), i))
+        .map(|(i, p)| (p.route.as_str(), i))
         .collect();
     let mut errors = Vec::new();
     let mut new_pages = Vec::new();
@@ -189,7 +189,7 @@ pub fn publish(
             let place = list.place(n);
             let route = place.page_url(n);
             listings.at.insert(route.clone(), (i, n));
-            if let Some(&at) = routes.get(&route) {
+            if let Some(&at) = routes.get(route.as_str()) {
                 // A collection's own index page is the first page of its listing.
                 let first_of_index =
                     n == 1 && matches!(list.filter, Filter::All | Filter::Upcoming);
@@ -206,7 +206,7 @@ pub fn publish(
                 continue;
             }
             let index = routes
-                .get(&format!("/{}/", list.collection))
+                .get(format!("/{}/", list.collection).as_str())
                 .map(|&at| content.pages[at].as_ref());
             let mut page = listing_page(index, list, n, &route);
             if page.lang.is_empty() {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::listings::Held;
 use super::values::{Reference, Target};
-use super::{yaml, Content, Unloaded};
+use super::{yaml, Content, Page, Unloaded};
 use crate::diagnostics::Diagnostic;
 use crate::suggest;
 
@@ -25,6 +25,58 @@ pub struct Places {
     /// to nothing), by address (`/images/a.png`), with why: a picture that uses
     /// one is an error at its own line, naming both.
     pub unusable: Vec<(String, String)>,
+    /// The suggestions for links to no page, kept by `site serve` while the
+    /// site's addresses stay the same (see [`RouteHints::same`]).
+    pub hints: Arc<RouteHints>,
+}
+
+/// The addresses of the site, indexed for suggestions, and the hint given for
+/// each link to no page: for every page's address, the default language's
+/// pages, and pages with those held back (each set indexed when first needed).
+#[derive(Default)]
+pub struct RouteHints(std::sync::Mutex<std::collections::HashMap<Set, Hints>>);
+
+/// Which addresses a link may be meant for.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Set {
+    Pages,
+    DefaultLanguage,
+    WithHeld,
+}
+
+struct Hints {
+    index: suggest::Index,
+    hints: std::collections::HashMap<String, String>,
+}
+
+impl RouteHints {
+    /// Whether two versions of a page (at one address) leave every set alike.
+    pub fn same(a: &Page, b: &Page) -> bool {
+        a.lang == b.lang && a.unpublished.is_some() == b.unpublished.is_some()
+    }
+
+    /// `; did you mean …?` for a link to no page of `set` (`routes`), or nothing.
+    fn hint(&self, set: Set, path: &str, routes: &HashSet<&str>) -> String {
+        let mut sets = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let hints = sets.entry(set).or_insert_with(|| {
+            // Sorted, so a tie always gives the same suggestion.
+            let mut names: Vec<&str> = routes.iter().copied().collect();
+            names.sort_unstable();
+            Hints {
+                index: suggest::Index::new(names),
+                hints: Default::default(),
+            }
+        });
+        if let Some(hint) = hints.hints.get(path) {
+            return hint.clone();
+        }
+        if hints.hints.len() >= SUGGESTED_LINKS {
+            return String::new();
+        }
+        let hint = hints.index.did_you_mean(path);
+        hints.hints.insert(path.to_string(), hint.clone());
+        hint
+    }
 }
 
 impl Places {
@@ -37,6 +89,7 @@ impl Places {
             public: root.join("public"),
             layouts: root.join("templates").join("layouts"),
             unusable: Vec::new(),
+            hints: Default::default(),
         }
     }
 }
@@ -187,7 +240,10 @@ impl Checker<'_> {
                         page.source.rsplit('.').next().unwrap_or("yaml"),
                     ))
                 } else if !originals.contains(route.as_str()) {
-                    let hint = self.names.route_hint(route, &originals);
+                    let hint = self
+                        .places
+                        .hints
+                        .hint(Set::DefaultLanguage, route, &originals);
                     Some(format!(
                         "`{route}` is no page of the default language ({}), so this page translates nothing{hint}",
                         languages.default_language().name
@@ -324,7 +380,7 @@ impl Checker<'_> {
                 && !pages.contains_key(path(to).as_str())
             {
                 let routes: HashSet<&str> = pages.keys().copied().collect();
-                let hint = self.names.route_hint(&path(to), &routes);
+                let hint = self.places.hints.hint(Set::WithHeld, &path(to), &routes);
                 Some(format!(
                     "`{from}` redirects to `{to}`, which is no page of this site{hint}"
                 ))
@@ -416,7 +472,7 @@ fn problem(
             if !path.ends_with('/') || routes.contains(path) {
                 return None;
             }
-            let hint = names.route_hint(path, routes);
+            let hint = places.hints.hint(Set::Pages, path, routes);
             Some((
                 format!("the link to `{path}` leads to no page of this site{hint}"),
                 true,
@@ -436,17 +492,10 @@ struct Names {
     icons: Option<Vec<String>>,
     files: Option<suggest::Index>,
     layouts: Option<Vec<String>>,
-    /// Every page's address, indexed, and the hint given for each link to no page.
-    routes: Option<RouteHints>,
     /// The unusable files of `public/` that a picture uses.
     used_unusable: HashSet<String>,
     /// Pictures already read, and what is wrong with each.
     pictures: std::collections::HashMap<PathBuf, Option<String>>,
-}
-
-struct RouteHints {
-    index: suggest::Index,
-    hints: std::collections::HashMap<String, String>,
 }
 
 impl Names {
@@ -491,28 +540,6 @@ impl Names {
                 }
             })
             .clone()
-    }
-
-    /// `; did you mean …?` for a link to no page, or nothing.
-    fn route_hint(&mut self, path: &str, routes: &HashSet<&str>) -> String {
-        let hints = self.routes.get_or_insert_with(|| {
-            // Sorted, so a tie always gives the same suggestion.
-            let mut names: Vec<&str> = routes.iter().copied().collect();
-            names.sort_unstable();
-            RouteHints {
-                index: suggest::Index::new(names),
-                hints: Default::default(),
-            }
-        });
-        if let Some(hint) = hints.hints.get(path) {
-            return hint.clone();
-        }
-        if hints.hints.len() >= SUGGESTED_LINKS {
-            return String::new();
-        }
-        let hint = hints.index.did_you_mean(path);
-        hints.hints.insert(path.to_string(), hint.clone());
-        hint
     }
 
     fn icons(&mut self, places: &Places) -> &[String] {

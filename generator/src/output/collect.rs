@@ -32,6 +32,9 @@ pub struct Site<'a> {
     pub serving: bool,
     /// The content editor's files, when the output has `/admin/`.
     pub admin: Option<Vec<crate::admin::File>>,
+    /// The sitemap's files (`output::sitemap::sitemap`), made by the caller,
+    /// which keeps them while no page changed in what they say.
+    pub sitemap: &'a [(String, String)],
 }
 
 pub fn collect<'a>(
@@ -73,8 +76,7 @@ pub fn collect<'a>(
         files.add(rel, Source::Immutable(file.clone()), "the image cache")?;
     }
     for page in pages {
-        let origin = format!("page {}", page.route);
-        files.add(output::route_file(page.route), page.source, &origin)?;
+        files.add_page(page.route, page.source)?;
     }
     if let Some((html, _)) = not_found {
         files.add(
@@ -122,8 +124,7 @@ pub fn collect<'a>(
 fn generated(content: &Content, site: &Site, moved: &[Moved]) -> Vec<(String, String)> {
     let base_url = site.base_url;
     let mut generated = vec![("robots.txt".to_string(), sitemap::robots(base_url))];
-    let default = content.languages().default_language().code().to_string();
-    generated.extend(sitemap::sitemap(base_url, &content.pages, &default));
+    generated.extend(site.sitemap.iter().cloned());
     // A feed for each collection of articles, and one for each of its categories.
     let languages = content.languages();
     let default = languages.default_language();

@@ -174,17 +174,52 @@ impl Drop for Staging {
 /// Everything that goes into the output, keyed by its path in the output.
 #[derive(Debug, Default)]
 pub struct Files {
-    files: BTreeMap<String, (Source, String)>,
+    files: BTreeMap<String, (Source, Origin)>,
+}
+
+/// Where a file came from, for the message when two claim one path.
+#[derive(Debug)]
+enum Origin {
+    /// A rendered page (named by its address when needed: a site has many).
+    Page,
+    Named(String),
+}
+
+impl Origin {
+    fn describe(&self, path: &str) -> String {
+        match self {
+            Origin::Page => match path.strip_suffix("index.html") {
+                Some(folder) => format!("page /{folder}"),
+                None => format!("page {path}"),
+            },
+            Origin::Named(name) => name.clone(),
+        }
+    }
 }
 
 impl Files {
     /// Adds a file; `origin` says where it came from, for collision messages.
     pub fn add(&mut self, path: String, source: Source, origin: &str) -> Result<(), Error> {
-        if let Some((_, other)) = self.files.get(&path) {
-            return Err(Error::Collision(path, other.clone(), origin.to_string()));
+        self.insert(path, source, Origin::Named(origin.to_string()))
+    }
+
+    /// Adds the page at `route`.
+    pub fn add_page(&mut self, route: &str, source: Source) -> Result<(), Error> {
+        self.insert(route_file(route), source, Origin::Page)
+    }
+
+    fn insert(&mut self, path: String, source: Source, origin: Origin) -> Result<(), Error> {
+        match self.files.entry(path) {
+            std::collections::btree_map::Entry::Occupied(taken) => Err(Error::Collision(
+                taken.key().clone(),
+                taken.get().1.describe(taken.key()),
+                origin.describe(taken.key()),
+            )),
+            std::collections::btree_map::Entry::Vacant(free) => {
+                free.insert((source, origin));
+                Ok(())
+            }
         }
-        self.files.insert(path, (source, origin.to_string()));
-        Ok(())
     }
 
     pub fn len(&self) -> usize {
@@ -291,27 +326,46 @@ pub fn update(
     written: &mut Written,
     finish: &dyn Fn(&Path) -> Result<(), Error>,
 ) -> Result<usize, Error> {
-    let fingerprints: HashMap<String, [u8; 32]> = files
-        .files
-        .par_iter()
-        .map(|(rel, (source, _))| (rel.clone(), source.fingerprint()))
-        .collect();
     if written.out.as_deref() != Some(out) || !out.is_dir() {
         write(out, files, finish)?;
         *written = Written {
             out: Some(out.to_path_buf()),
-            files: fingerprints,
+            files: files
+                .files
+                .par_iter()
+                .map(|(rel, (source, _))| (rel.clone(), source.fingerprint()))
+                .collect(),
         };
         return Ok(files.len());
     }
-    let changed: Vec<(&String, &Source)> = files
-        .iter()
-        .filter(|(rel, _)| written.files.get(*rel) != fingerprints.get(*rel))
+    // Compared with what was written in place: a save changes a file or two of
+    // thousands, and nothing is copied for the others.
+    let changed: Vec<(&String, &Source, [u8; 32])> = files
+        .files
+        .par_iter()
+        .filter_map(|(rel, (source, _))| {
+            let fingerprint = source.fingerprint();
+            (written.files.get(rel) != Some(&fingerprint)).then_some((rel, source, fingerprint))
+        })
         .collect();
+    let added = changed
+        .iter()
+        .filter(|(rel, ..)| !written.files.contains_key(*rel))
+        .count();
+    // Files no longer produced (none when every file written before still is).
+    let gone: Vec<String> = match written.files.len() + added == files.len() {
+        true => Vec::new(),
+        false => written
+            .files
+            .keys()
+            .filter(|rel| !files.files.contains_key(*rel))
+            .cloned()
+            .collect(),
+    };
     // Written beside their place under a hidden name, then renamed over it.
     let staged: Vec<(PathBuf, PathBuf, &Source)> = changed
         .iter()
-        .map(|(rel, source)| {
+        .map(|(rel, source, _)| {
             let target = out.join(rel);
             let name = target
                 .file_name()
@@ -341,20 +395,17 @@ pub fn update(
         written.out = None;
         return Err(e);
     }
-    let mut removed = false;
-    for gone in written
-        .files
-        .keys()
-        .filter(|rel| !fingerprints.contains_key(*rel))
-    {
-        let _ = std::fs::remove_file(out.join(gone));
+    for rel in &gone {
+        let _ = std::fs::remove_file(out.join(rel));
         // Its folders too, up to the first that still holds something.
-        let mut folder = out.join(gone);
+        let mut folder = out.join(rel);
         while folder.pop() && folder != out && std::fs::remove_dir(&folder).is_ok() {}
-        removed = true;
+        written.files.remove(rel);
     }
-    written.files = fingerprints;
-    if !changed.is_empty() || removed {
+    for (rel, _, fingerprint) in &changed {
+        written.files.insert((*rel).clone(), *fingerprint);
+    }
+    if !changed.is_empty() || !gone.is_empty() {
         finish(out)?;
     }
     Ok(changed.len())

@@ -65,6 +65,16 @@ pub fn sitemap(
     )
 }
 
+/// Whether two versions of a page give the sitemap the same entries: what
+/// [`urls`] reads of a page (its address is compared by the caller).
+pub fn reads_the_same(a: &Page, b: &Page) -> bool {
+    a.unpublished.is_none() == b.unpublished.is_none()
+        && a.translation_key == b.translation_key
+        && a.lang == b.lang
+        && a.date == b.date
+        && a.article.as_ref().map(|x| &x.collection) == b.article.as_ref().map(|x| &x.collection)
+}
+
 /// The sitemap's entries: every published page, dated, with its translations.
 pub fn urls(base_url: &str, pages: &[std::sync::Arc<Page>], default_language: &str) -> Vec<Url> {
     // Each translation key's published pages, in the order pages come.

@@ -99,13 +99,6 @@ pub fn environment(inputs: Inputs, translations: Arc<Translations>) -> Environme
     env.add_global("site", Value::from(Serde(&content.config)));
     env.add_global("base_url", Value::from(settings.base_url.clone()));
     env.add_global("year", Value::from(settings.year));
-    // Now, in UTC, to compare with an event's `end` (`2026-12-03T17:30:00Z`).
-    let now = crate::content::publishing::Clock::of(&content.config.timezone)
-        .now
-        .with_timezone(&chrono::Utc)
-        .format("%Y-%m-%dT%H:%M:%SZ")
-        .to_string();
-    env.add_global("now", Value::from(now));
     let listed: Vec<Arc<Listed>> = content
         .pages
         .iter()

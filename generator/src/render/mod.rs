@@ -96,6 +96,9 @@ pub struct Renderer {
     base_url: String,
     head: String,
     translations: Arc<languages::Translations>,
+    /// The site's time zone, for `now`: each render reads the clock, so a
+    /// renderer kept across builds never tells an old time.
+    timezone: crate::content::publishing::TimeZone,
 }
 
 #[derive(Serialize)]
@@ -178,6 +181,19 @@ pub fn everything_hash(
     h.finalize()
 }
 
+/// A hash of which listing holds which entries, in which order.
+pub fn lists_hash(content: &Content) -> blake3::Hash {
+    let mut h = blake3::Hasher::new();
+    for list in &content.listings.lists {
+        for route in std::iter::once(&list.first).chain(&list.entries) {
+            h.update(&(route.len() as u64).to_le_bytes());
+            h.update(route.as_bytes());
+        }
+        h.update(&[0xff]);
+    }
+    h.finalize()
+}
+
 /// A hash of what page lists show: every address, title, description, date and
 /// article byline.
 pub fn listing_hash(content: &Content) -> blake3::Hash {
@@ -234,7 +250,9 @@ impl Renderer {
         let base_url = inputs.settings.base_url.clone();
         let head = inputs.settings.head.clone();
         let translations = Arc::new(languages::Translations::new(inputs.content, &base_url));
+        let timezone = inputs.content.config.timezone.clone();
         Renderer {
+            timezone,
             env: environment::environment(inputs, translations.clone()),
             templates,
             base_url,
@@ -376,7 +394,7 @@ impl Renderer {
         };
         pages::start_tracking();
         let captured = template
-            .render_captured(context! { page => Value::from(Serde(&ctx)) })
+            .render_captured(context! { page => Value::from(Serde(&ctx)), now => self.now() })
             .map_err(|e| self.diagnostic(&e))?;
         let files = captured
             .state()
@@ -420,6 +438,15 @@ impl Renderer {
         })
     }
 
+    /// Now, in UTC, to compare with an event's `end` (`2026-12-03T17:30:00Z`).
+    fn now(&self) -> String {
+        crate::content::publishing::Clock::of(&self.timezone)
+            .now
+            .with_timezone(&chrono::Utc)
+            .format("%Y-%m-%dT%H:%M:%SZ")
+            .to_string()
+    }
+
     /// The page with the host's policies first in its `<head>`, when there are any.
     fn finish(&self, html: String) -> String {
         if self.head.is_empty() {
@@ -447,7 +474,9 @@ impl Renderer {
         let captured = self
             .env
             .get_template(template)
-            .and_then(|t| t.render_captured(context! { page => Value::from(Serde(&ctx)) }))
+            .and_then(|t| {
+                t.render_captured(context! { page => Value::from(Serde(&ctx)), now => self.now() })
+            })
             .map_err(|e| self.diagnostic(&e))?;
         let files = captured
             .state()

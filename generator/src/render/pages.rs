@@ -57,6 +57,18 @@ pub struct Listed {
 }
 
 impl Listed {
+    /// Whether two versions of a page (at one address) are listed alike.
+    pub fn same(a: &Page, b: &Page) -> bool {
+        a.lang == b.lang
+            && a.title == b.title
+            && a.description == b.description
+            && a.date == b.date
+            && a.article == b.article
+            && a.event == b.event
+            && a.job == b.job
+            && a.unpublished == b.unpublished
+    }
+
     pub fn of(page: &Page) -> Listed {
         Listed {
             route: page.route.clone(),

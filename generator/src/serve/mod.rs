@@ -28,7 +28,7 @@ use live::Live;
 use watch::{Change, Saves};
 
 /// Saves arriving within this long of each other make one rebuild.
-const DEBOUNCE: Duration = Duration::from_millis(15);
+const DEBOUNCE: Duration = Duration::from_millis(5);
 
 #[derive(Debug, Clone)]
 pub struct Options {
