@@ -46,6 +46,9 @@ async function photo(page) {
   return Buffer.from(data, "base64");
 }
 
+/** How long the preview waits for typing to pause (islands/admin/preview.ts). */
+const TYPING = 150;
+
 let server;
 let browser;
 let site;
@@ -141,6 +144,17 @@ test("the site's folder answers the editor alone", async () => {
   });
   assert.equal(foreign.status, 403);
   assert.notEqual(readFileSync(path.join(site, "content/site.yaml"), "utf8"), "x");
+  // The preview renders what it is sent: for the editor alone too, and of pages only.
+  const draft = JSON.stringify({ path: "content/pages/about.yaml", text: "title: x\n" });
+  const json = { "Content-Type": "application/json" };
+  assert.equal((await fetch(`${server.url}/__site/preview`, { method: "POST", body: draft, headers: json })).status, 403);
+  const settings = await fetch(`${server.url}/__site/preview`, {
+    method: "POST",
+    body: JSON.stringify({ path: "content/site.yaml", text: "" }),
+    headers: { ...json, "X-Site-Editor": "1" },
+  });
+  assert.equal(settings.status, 422);
+  assert.match((await settings.json()).error, /only a page under content\/pages\/ has a preview/);
 });
 
 test("editing Home's hero heading changes that one line, and the page shows it", async () => {
@@ -162,6 +176,37 @@ test("editing Home's hero heading changes that one line, and the page shows it",
     if (!html.includes("Digital services for what comes next")) await page.waitForTimeout(100);
   }
   assert.match(html, /<h1[^>]*>Digital services for what comes next<\/h1>/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the preview follows the heading as it is typed, before it is saved", async () => {
+  const { page, context, heading, errors } = await openHome();
+  const file = path.join(site, "content/pages/index.yaml");
+  const before = readFileSync(file, "utf8");
+  const preview = () => page.frames().find((f) => f.url() === "about:srcdoc");
+  await eventually(() => preview()?.locator("h1").first().innerText(), (t) => Boolean(t), "the preview");
+  const typed = performance.now();
+  await heading.fill("Typed, not saved yet");
+  await eventually(
+    () => preview()?.locator("h1").first().innerText(),
+    (text) => text === "Typed, not saved yet",
+    "the typed heading in the preview",
+  );
+  console.log(`# typed to previewed: ${Math.round(performance.now() - typed)} ms (${TYPING} ms of it waiting for the typing to pause)`);
+  assert.equal(readFileSync(file, "utf8"), before, "nothing is written until Save");
+  // A draft the build refuses shows the build's own message, at its field.
+  await page.goto(`${server.url}/admin/#/collections/events/entries/ai-in-production-executive-briefing-london-2027`);
+  const event = path.join(site, "content/pages/events/ai-in-production-executive-briefing-london-2027.md");
+  const saved = readFileSync(event, "utf8");
+  await eventually(() => preview()?.locator("h1").first().innerText(), (t) => Boolean(t), "the event's preview");
+  await page.getByRole("textbox", { name: "End" }).fill("2027-02-04T07:30");
+  await eventually(
+    () => preview()?.locator("body").innerText(),
+    (text) => /does not build/.test(text ?? "") && /ends \(`2027-02-04 07:30`\) before it starts/.test(text ?? ""),
+    "the build's message for the draft",
+  );
+  assert.equal(readFileSync(event, "utf8"), saved, "nothing is written until Save");
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -265,7 +310,7 @@ test("an event ending before it starts is saved as written, and the preview show
   await reopen();
   const shown = await eventually(
     () => preview()?.locator("body").innerText(),
-    (text) => /did not build/.test(text ?? ""),
+    (text) => /does not build/.test(text ?? ""),
     "the build's error in the preview",
   );
   assert.match(shown, /content\/pages\/events\/ai-in-production-executive-briefing-london-2027\.md:\d+:\d+/);

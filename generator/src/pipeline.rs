@@ -273,6 +273,68 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
     })
 }
 
+/// A page as the editor has it, saved or not, rendered for its preview.
+#[derive(Debug)]
+pub struct Preview {
+    /// Its address.
+    pub route: String,
+    pub html: String,
+}
+
+/// Renders the page of the content file `file` (relative to the site root, under
+/// `content/pages/`) as it would be with `text` in it, saved or not, against the
+/// last build of `session` (`site serve`'s): its problems are those the build
+/// would report. Nothing is written and nothing the session keeps changes.
+pub fn preview(
+    options: &Options,
+    session: &mut Session,
+    file: &str,
+    text: &str,
+) -> Result<Preview, Vec<Diagnostic>> {
+    let root = site_root(options)?;
+    let root = root.as_path();
+    let path = root.join(file);
+    let pages = root.join("content").join("pages");
+    if !path.starts_with(&pages) || file.contains("..") {
+        return Err(vec![Diagnostic::new(
+            file,
+            "only a page under content/pages/ has a preview",
+        )]);
+    }
+    let mut content = content::load_draft(root, &session.content, &path, text)
+        .map_err(|failure| failure.diagnostics)?;
+    let bundle = session
+        .bundles
+        .bundle(root)
+        .map_err(|e| e.into_diagnostics(root))?;
+    let openings =
+        crate::forms::applications::openings(&content.pages, content.config.timezone.tz());
+    // Listing pages are made anew, so the kept ones stay as the last build left them.
+    let published = publish(&mut content, options, &mut session.listing_pages.clone())?;
+    let unusable = session.unusable.clone();
+    references(root, &content, session, &unusable, &published)?;
+    let (settings, _) = resolve(root, options, &mut content)?;
+    let Some(page) = content.pages.iter().find(|p| p.source == file).cloned() else {
+        return Err(vec![Diagnostic::new(
+            file,
+            "this page is not in the site being served (it is held back from it)",
+        )]);
+    };
+    let made = renderer(root, &content, &settings, &bundle, &openings, session)?;
+    let rendered = made
+        .renderer
+        .render_page(&page, render::Output::default())
+        .map_err(|d| vec![d])?;
+    made.ssr.save();
+    match rendered.body {
+        render::Body::Kept { html, .. } => Ok(Preview {
+            route: page.route.clone(),
+            html: html.to_string(),
+        }),
+        render::Body::Written(_) => Err(vec![Diagnostic::new(file, "the page was not kept")]),
+    }
+}
+
 /// The site root, absolute, so paths handed to esbuild and Node mean the same
 /// from anywhere.
 fn site_root(options: &Options) -> Stage<PathBuf> {
@@ -443,6 +505,66 @@ fn render(
     staging: Option<&output::Staging>,
     session: &mut Session,
 ) -> Stage<Pages> {
+    let Made {
+        renderer,
+        ssr,
+        everything,
+        listing,
+    } = renderer(root, content, settings, bundle, openings, session)?;
+    let weigher = content
+        .config
+        .budgets
+        .as_ref()
+        .map(|_| Weigher::new(bundle));
+    let output = render::Output {
+        staging,
+        weigh: weigher.as_ref(),
+    };
+    let pages = renderer.render_pages(
+        &content.pages,
+        &mut session.pages,
+        everything,
+        listing,
+        output,
+    );
+    let not_found = renderer.render_special("404.html", &not_found_page(content));
+    ssr.save();
+    match (pages, not_found) {
+        (Ok(pages), Ok(not_found)) => Ok(Pages { pages, not_found }),
+        (p, n) => {
+            let mut all = p.err().unwrap_or_default();
+            // The 404 page fails like the others when a shared template does.
+            let repeated = |d: &Diagnostic| {
+                all.iter()
+                    .any(|a| a.file == d.file && a.message.starts_with(&d.message))
+            };
+            if let Some(d) = n.err().filter(|d| !repeated(d)) {
+                all.push(d);
+            }
+            Err(all)
+        }
+    }
+}
+
+/// The renderer of a build, and what decides which pages it renders again.
+struct Made {
+    renderer: Arc<Renderer>,
+    ssr: Arc<ssr::Renderer>,
+    everything: blake3::Hash,
+    listing: blake3::Hash,
+}
+
+/// The renderer for `content`: the one kept, while no page changed in what every
+/// page may read of the others (its listed fields, its translations), else a new
+/// one whose templates are checked first.
+fn renderer(
+    root: &Path,
+    content: &Content,
+    settings: &Resolved,
+    bundle: &Bundle,
+    openings: &[crate::forms::applications::Opening],
+    session: &mut Session,
+) -> Stage<Made> {
     let ssr = server_renderer(root, bundle, session)?;
     ssr.set_limit(content.config.timeouts.render_limit());
     let everything = render::everything_hash(root, content, &settings.render, bundle);
@@ -489,39 +611,12 @@ fn render(
             return Err(diagnostics);
         }
     }
-    let weigher = content
-        .config
-        .budgets
-        .as_ref()
-        .map(|_| Weigher::new(bundle));
-    let output = render::Output {
-        staging,
-        weigh: weigher.as_ref(),
-    };
-    let pages = renderer.render_pages(
-        &content.pages,
-        &mut session.pages,
+    Ok(Made {
+        renderer,
+        ssr,
         everything,
         listing,
-        output,
-    );
-    let not_found = renderer.render_special("404.html", &not_found_page(content));
-    ssr.save();
-    match (pages, not_found) {
-        (Ok(pages), Ok(not_found)) => Ok(Pages { pages, not_found }),
-        (p, n) => {
-            let mut all = p.err().unwrap_or_default();
-            // The 404 page fails like the others when a shared template does.
-            let repeated = |d: &Diagnostic| {
-                all.iter()
-                    .any(|a| a.file == d.file && a.message.starts_with(&d.message))
-            };
-            if let Some(d) = n.err().filter(|d| !repeated(d)) {
-                all.push(d);
-            }
-            Err(all)
-        }
-    }
+    })
 }
 
 /// The warm Node process, or a new one when the islands changed.

@@ -316,3 +316,51 @@ fn a_link_to_no_page_is_told_the_nearest_address_of_the_site_as_it_is_now() {
         warned(&again)
     );
 }
+
+#[test]
+fn a_preview_renders_the_text_as_the_editor_has_it_and_changes_nothing() {
+    let site = Site::plain();
+    let mut session = Session::serving();
+    rebuild(&site, &mut session);
+    let served = common::hash_tree(&site.dist());
+    let file = "content/pages/news/first.md";
+    let text = site
+        .read(file)
+        .replace("title: First news", "title: Draft news");
+    let preview = site::pipeline::preview(&site.options(), &mut session, file, &text).unwrap();
+    assert_eq!(preview.route, "/news/first/");
+    assert!(preview.html.contains("Draft news"));
+    // A page not saved yet has its preview too.
+    let new =
+        "---\ntitle: Third news\ndescription: The third item.\ndate: 2026-01-20\n---\nThe third.\n";
+    let third = site::pipeline::preview(
+        &site.options(),
+        &mut session,
+        "content/pages/news/third.md",
+        new,
+    )
+    .unwrap();
+    assert!(third.html.contains("The third."));
+    // A draft the build refuses gives the build's own error, at its line.
+    let broken = text.replace("date: 2026-01-10", "date: 2026-13-10");
+    let errors = site::pipeline::preview(&site.options(), &mut session, file, &broken).unwrap_err();
+    assert!(
+        errors
+            .iter()
+            .any(|d| d.to_string().contains("content/pages/news/first.md:4")),
+        "{}",
+        site.render(&errors)
+    );
+    assert_eq!(
+        common::hash_tree(&site.dist()),
+        served,
+        "nothing is written"
+    );
+    let after = rebuild(&site, &mut session);
+    assert_eq!(
+        (after.pages_rendered, after.files_written),
+        (0, 0),
+        "and the next build finds nothing changed"
+    );
+    assert!(site.read("dist/news/index.html").contains("First news"));
+}

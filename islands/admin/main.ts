@@ -6,7 +6,7 @@ import { parse, stringify } from "yaml";
 import { createElement } from "react";
 import { forgetRememberedFolders, siteFolder } from "./folder.ts";
 import { type Data, Originals, setDefaults, readFrontMatter, readYaml, saveFrontMatter, saveYaml } from "./kept.ts";
-import { loadPreview, PagePreview } from "./preview.ts";
+import { loadPreview, PagePreview, setDraftText } from "./preview.ts";
 
 type CMS = {
   init(options?: object): void;
@@ -83,6 +83,10 @@ function kept(read: (text: string) => Data, save: (text: string | undefined, dat
       originals.replace(before, text, data);
       return text;
     },
+    /** The text a save would write, for the preview: nothing is remembered. */
+    draft(data: Data): string {
+      return save(originals.of(data), data);
+    },
   };
 }
 
@@ -100,10 +104,13 @@ async function start(): Promise<void> {
   const cms = window.CMS;
   if (!cms) throw new Error("the editor did not start");
   setDefaults(await fieldDefaults());
-  cms.registerCustomFormat("yaml-kept", "yaml", kept(readYaml, saveYaml));
-  cms.registerCustomFormat("kept-frontmatter", "md", kept(readFrontMatter, saveFrontMatter));
+  const yaml = kept(readYaml, saveYaml);
+  const markdown = kept(readFrontMatter, saveFrontMatter);
+  cms.registerCustomFormat("yaml-kept", "yaml", yaml);
+  cms.registerCustomFormat("kept-frontmatter", "md", markdown);
   cms.registerFieldType("yaml", YamlField);
   if (served) {
+    setDraftText((path, data) => (path.endsWith(".md") ? markdown : yaml).draft(data));
     for (const name of (await loadPreview()).collections) cms.registerPreviewTemplate(name, PagePreview);
   }
   cms.init();

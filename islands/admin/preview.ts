@@ -1,28 +1,43 @@
-// The preview beside the editor under `site serve`: the page the file makes, as
-// served, again after every save (the server-sent events of live reload), and
-// the build's own error, with its file, line and field, when a save does not
-// build. A page is shown from its HTML (`srcdoc`), because the site's pages
-// may not be framed.
+// The preview beside the editor under `site serve`: the page the entry makes,
+// rendered by `site serve` from the text the editor would save, as the editor
+// types (`POST /__site/preview`), and again when the site around it is rebuilt
+// (the server-sent events of live reload). When the text does not build, the
+// build's own errors are shown, with file, line and field. A page is shown from
+// its HTML (`srcdoc`), because the site's pages may not be framed.
 
 import { createElement } from "react";
+import type { Data } from "./kept.ts";
 
 type Preview = { routes: Record<string, string>; collections: string[] };
+/** The text the editor would save for `data`, the entry at `path`. */
+type DraftText = (path: string, data: Data) => string;
+
+/** How long the preview waits after a keystroke for the next. */
+const TYPING_PAUSE_MS = 150;
 
 const frames = new Map<HTMLIFrameElement, string>();
+const drafts = new Map<string, Data>();
+const timers = new Map<string, ReturnType<typeof setTimeout>>();
+/** The latest preview asked for each path: an older answer is dropped. */
+const asked = new Map<string, number>();
 let preview: Promise<Preview> | undefined;
 let events: EventSource | undefined;
-/** The last build's errors, while it stands failed. */
-let failure: string | undefined;
+let draftText: DraftText | undefined;
 
 const escape = (text: string) => text.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c] ?? c);
 
-function message(title: string, text: string): string {
+export function message(title: string, text: string): string {
   return `<!doctype html><meta charset="utf-8"><body style="font:15px/1.5 system-ui,sans-serif;margin:1.5rem;color:#1c2330"><h2 style="margin:0 0 .5rem;font-size:1.1rem">${escape(title)}</h2><pre style="white-space:pre-wrap;font:13px/1.5 ui-monospace,monospace">${escape(text)}</pre>`;
 }
 
 export function loadPreview(): Promise<Preview> {
   preview ??= fetch("/admin/preview.json", { cache: "no-store" }).then((r) => r.json() as Promise<Preview>);
   return preview;
+}
+
+/** How the preview turns an entry's data into its file's text (the save formats). */
+export function setDraftText(text: DraftText): void {
+  draftText = text;
 }
 
 /** The served page's HTML, to stand in an iframe of the editor's page. */
@@ -32,45 +47,79 @@ export function framed(html: string, route: string): string {
     .replace(/<head([^>]*)>/i, `<head$1><base href="${route}">`);
 }
 
-async function show(frame: HTMLIFrameElement, path: string): Promise<void> {
-  if (failure !== undefined) {
-    frame.srcdoc = message("The site did not build", failure);
-    return;
+/** The HTML the preview of `path` shows now. */
+async function page(path: string, data: Data | undefined): Promise<string> {
+  if (data && draftText) {
+    const response = await fetch("/__site/preview", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Site-Editor": "1" },
+      body: JSON.stringify({ path, text: draftText(path, data) }),
+    });
+    const answer = (await response.json()) as { route?: string; html?: string; error?: string };
+    if (response.ok && answer.html !== undefined) return framed(answer.html, answer.route ?? "/");
+    return message("The page does not build", answer.error ?? `The server answered ${response.status}.`);
   }
-  const { routes } = await loadPreview();
-  const route = routes[path];
-  if (!route) {
-    frame.srcdoc = message("Not built yet", "Save, and the page this entry makes appears here.");
-    return;
+  const route = (await loadPreview()).routes[path];
+  if (!route) return message("Not built yet", "Save, and the page this entry makes appears here.");
+  return framed(await (await fetch(route, { cache: "no-store" })).text(), route);
+}
+
+/** Replaces what a frame shows, keeping where it was scrolled to. */
+function put(frame: HTMLIFrameElement, html: string): void {
+  const y = frame.contentWindow?.scrollY ?? 0;
+  frame.addEventListener("load", () => frame.contentWindow?.scrollTo(0, y), { once: true });
+  frame.srcdoc = html;
+}
+
+async function refresh(path: string): Promise<void> {
+  const shown = [...frames].filter(([, p]) => p === path).map(([frame]) => frame);
+  if (shown.length === 0) return;
+  const n = (asked.get(path) ?? 0) + 1;
+  asked.set(path, n);
+  let html: string;
+  try {
+    html = await page(path, drafts.get(path));
+  } catch (error) {
+    html = message("No preview", error instanceof Error ? error.message : String(error));
   }
-  const response = await fetch(route, { cache: "no-store" });
-  const html = await response.text();
-  // A save that failed to build while the page was fetched has the last word.
-  if (failure === undefined) frame.srcdoc = framed(html, route);
+  if (asked.get(path) !== n) return;
+  for (const frame of shown) if (frame.isConnected) put(frame, html);
+}
+
+/** The entry's data changed: its preview follows once typing pauses. */
+function changed(path: string, data: Data | undefined): void {
+  if (!data) return;
+  const before = drafts.get(path);
+  drafts.set(path, data);
+  if (before !== undefined && JSON.stringify(before) === JSON.stringify(data)) return;
+  clearTimeout(timers.get(path));
+  timers.set(path, setTimeout(() => void refresh(path), TYPING_PAUSE_MS));
 }
 
 function listen(): void {
   if (events) return;
   events = new EventSource("/__site/events");
+  // The site around the entry was built again (a save, here or elsewhere).
   const again = () => {
-    failure = undefined;
     preview = undefined;
-    for (const [frame, path] of frames) void show(frame, path);
+    for (const path of new Set(frames.values())) void refresh(path);
   };
-  events.addEventListener("reload", again);
-  events.addEventListener("build-ok", () => {
-    if (failure !== undefined) again();
-  });
-  events.addEventListener("build-error", (event) => {
-    failure = JSON.parse((event as MessageEvent<string>).data) as string;
-    for (const [frame, path] of frames) void show(frame, path);
-  });
+  for (const name of ["reload", "build-ok", "build-error"]) events.addEventListener(name, again);
 }
 
-/** The preview of an entry: its page as served. */
-export function PagePreview(props: { entry?: { get?(key: string): unknown; path?: string } }) {
+type Entry = { get?(key: string): unknown; path?: string; data?: unknown };
+
+function dataOf(entry: Entry | undefined): Data | undefined {
+  const data = typeof entry?.get === "function" ? entry.get("data") : entry?.data;
+  const plain = data && typeof (data as { toJS?: unknown }).toJS === "function" ? (data as { toJS(): unknown }).toJS() : data;
+  return plain && typeof plain === "object" ? (plain as Data) : undefined;
+}
+
+/** The preview of an entry: its page as the editor has it. */
+export function PagePreview(props: { entry?: Entry }) {
   const entry = props.entry;
   const path = String((typeof entry?.get === "function" ? entry.get("path") : entry?.path) ?? "");
+  if (path) changed(path, dataOf(entry));
   return createElement("iframe", {
     title: "Page preview",
     style: { width: "100%", height: "100%", minHeight: "80vh", border: "0", background: "#fff" },
@@ -82,7 +131,8 @@ export function PagePreview(props: { entry?: { get?(key: string): unknown; path?
       if (frames.get(frame) === path) return;
       frames.set(frame, path);
       listen();
-      void show(frame, path);
+      if (path) void refresh(path);
+      else put(frame, message("Not saved yet", "Save, and the page this entry makes appears here."));
     },
   });
 }

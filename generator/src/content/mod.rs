@@ -252,9 +252,60 @@ pub fn load_cached(root: &Path, cache: &mut Cache) -> Result<Content, Failure> {
         }
     }
 
-    let mut pages = Vec::with_capacity(results.len());
+    let loaded = results.into_iter().map(|(_, _, loaded, _)| loaded);
+    assemble(root, config, diagnostics, loaded)
+}
+
+/// The content as `site serve` last read it (`cache`), with `text` as the page
+/// file `draft`, saved or not: only `site.yaml`, the strings and files the
+/// cache lacks are read, and nothing is kept. For the editor's preview.
+pub fn load_draft(
+    root: &Path,
+    cache: &Cache,
+    draft: &Path,
+    text: &str,
+) -> Result<Content, Failure> {
+    let mut diagnostics = Vec::new();
+    let config = load_config(root).map_err(|d| diagnostics.extend(d)).ok();
+    let reading = config
+        .as_ref()
+        .map_or_else(|| Reading::of_sections(root), |c| Reading::of(&c.config));
+    let pages_dir = root.join("content").join("pages");
+    let mut files = cache.files.clone();
+    if let Err(at) = files.binary_search_by(|f| f.as_path().cmp(draft)) {
+        files.insert(at, draft.to_path_buf());
+    }
+    let kept = |path: &Path| match reading == cache.reading {
+        true => cache.pages.get(path).map(|(_, loaded)| loaded.clone()),
+        false => None,
+    };
+    let loaded: Vec<Loaded> = files
+        .into_par_iter()
+        .map(|path| {
+            let loaded = match path == draft {
+                true => load_page_text(root, &pages_dir, &path, &reading, text.into()),
+                false => match kept(&path) {
+                    Some(loaded) => return loaded,
+                    None => load_page(root, &pages_dir, &path, &reading),
+                },
+            };
+            loaded.map(Arc::new).map_err(Arc::new)
+        })
+        .collect();
+    assemble(root, config, diagnostics, loaded.into_iter())
+}
+
+/// The content of the pages loaded (in any order) with `site.yaml` and the
+/// strings, or every problem found.
+fn assemble(
+    root: &Path,
+    config: Option<Config>,
+    mut diagnostics: Vec<Diagnostic>,
+    loaded: impl Iterator<Item = Loaded>,
+) -> Result<Content, Failure> {
+    let mut pages = Vec::new();
     let mut failed = Vec::new();
-    for (_, _, result, _) in results {
+    for result in loaded {
         match result {
             Ok(page) => pages.push(page),
             Err(unloaded) => {
@@ -469,6 +520,23 @@ fn load_page(
     path: &Path,
     reading: &Reading,
 ) -> Result<Page, Unloaded> {
+    // A file of another kind is refused for its name, unread.
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let text = match matches!(ext, "yaml" | "yml" | "md") {
+        true => read_text(path, root).map_err(|d| vec![d])?,
+        false => String::new(),
+    };
+    load_page_text(root, pages_dir, path, reading, text.into())
+}
+
+/// The page of the file at `path`, whose text is `text`.
+fn load_page_text(
+    root: &Path,
+    pages_dir: &Path,
+    path: &Path,
+    reading: &Reading,
+    text: Arc<str>,
+) -> Result<Page, Unloaded> {
     let file = relative(path, root);
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     if !matches!(ext, "yaml" | "yml" | "md") {
@@ -489,7 +557,6 @@ fn load_page(
         route_for(pages_dir, &unprefixed).map_err(|m| vec![Diagnostic::new(file.clone(), m)])?;
     let route = format!("{}{key}", languages.prefix(language.code()));
     let lang = language.code().to_string();
-    let text: Arc<str> = read_text(path, root).map_err(|d| vec![d])?.into();
     let result = if ext == "md" {
         // A Markdown page directly in a collection's folder is one of its articles.
         let folder = path

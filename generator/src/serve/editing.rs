@@ -29,8 +29,32 @@ const FOLDERS: [&str; 2] = ["content", "public/images"];
 /// A picture or a page larger than this is refused.
 const BODY_LIMIT: usize = 32 * 1024 * 1024;
 
-pub fn router(root: PathBuf) -> Router {
-    let root = Arc::new(root);
+/// Where the editor asks for the preview of a page as it has it.
+pub const PREVIEW: &str = "/__site/preview";
+
+/// What the editor's routes need: the site root, and the rebuild thread, which
+/// renders previews with what the last build kept.
+pub struct Editing {
+    pub root: PathBuf,
+    pub work: std::sync::mpsc::Sender<super::Work>,
+}
+
+/// A page as the editor has it, to preview; the answer is its address and HTML,
+/// or the build's own errors as text.
+pub struct Draft {
+    /// The file, relative to the site root (`content/pages/about.yaml`).
+    pub file: String,
+    pub text: String,
+    pub reply: tokio::sync::oneshot::Sender<Result<crate::pipeline::Preview, String>>,
+}
+
+pub fn router(editing: Editing) -> Router {
+    let previews = Router::new()
+        .route(PREVIEW, axum::routing::post(preview))
+        .route_layer(axum::middleware::from_fn(editor_only))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(editing.work);
+    let root = Arc::new(editing.root);
     Router::new()
         .route(PREFIX, get(list_root))
         .route(&format!("{PREFIX}/"), get(list_root))
@@ -41,6 +65,40 @@ pub fn router(root: PathBuf) -> Router {
         .route_layer(axum::middleware::from_fn(editor_only))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(root)
+        .merge(previews)
+}
+
+#[derive(serde::Deserialize)]
+struct Asked {
+    path: String,
+    text: String,
+}
+
+/// `POST /__site/preview` `{"path": "content/pages/about.yaml", "text": "…"}`:
+/// `{"route", "html"}` of the page that text makes, or 422 `{"error"}` with the
+/// build's own messages (file, line, field).
+async fn preview(
+    State(work): State<std::sync::mpsc::Sender<super::Work>>,
+    Json(asked): Json<Asked>,
+) -> Response {
+    let (reply, answer) = tokio::sync::oneshot::channel();
+    let draft = Draft {
+        file: asked.path,
+        text: asked.text,
+        reply,
+    };
+    if work.send(super::Work::Preview(draft)).is_err() {
+        return (StatusCode::SERVICE_UNAVAILABLE, "the server is stopping").into_response();
+    }
+    match answer.await {
+        Ok(Ok(page)) => Json(json!({"route": page.route, "html": page.html})).into_response(),
+        Ok(Err(error)) => (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Json(json!({"error": error})),
+        )
+            .into_response(),
+        Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "the server is stopping").into_response(),
+    }
 }
 
 /// Every route answers the editor alone.

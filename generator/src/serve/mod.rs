@@ -139,7 +139,11 @@ where
         trust_proxy,
     });
     let (tx, rx) = mpsc::channel();
-    let _watcher = watch::watch(&build_options.root, DEBOUNCE, tx).map_err(Error::Watch)?;
+    let saves = tx.clone();
+    let _watcher = watch::watch(&build_options.root, DEBOUNCE, move |s| {
+        let _ = saves.send(Work::Saves(s));
+    })
+    .map_err(Error::Watch)?;
     {
         let (options, on_event) = (build_options.clone(), on_event.clone());
         std::thread::spawn(move || {
@@ -163,9 +167,14 @@ where
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        connections::serve(listener, app(live, files, store, backend, root), shutdown)
-            .await
-            .map_err(Error::Stopped)
+        let editing = editing::Editing { root, work: tx };
+        connections::serve(
+            listener,
+            app(live, files, store, backend, editing),
+            shutdown,
+        )
+        .await
+        .map_err(Error::Stopped)
     })
 }
 
@@ -196,7 +205,7 @@ fn app(
     files: Arc<Files>,
     store: Arc<Store>,
     backend: Arc<rest::http::Backend>,
-    root: std::path::PathBuf,
+    editing: editing::Editing,
 ) -> Router {
     let live_routes = Router::new()
         .route(live::EVENTS_PATH, get(live::events))
@@ -206,7 +215,7 @@ fn app(
     live_routes
         .merge(storage::http::router(store))
         .merge(rest::http::router(backend))
-        .merge(editing::router(root))
+        .merge(editing::router(editing))
         .merge(site)
 }
 
@@ -268,23 +277,31 @@ fn build(
 /// (a full event queue, a network folder) is served a moment later all the same.
 const FULL_CHECK_AFTER: Duration = Duration::from_secs(1);
 
+/// What the rebuild thread is asked to do.
+pub enum Work {
+    /// Files were saved.
+    Saves(Saves),
+    /// The editor's preview of a page, saved or not.
+    Preview(editing::Draft),
+}
+
 fn rebuild_loop(
     options: &pipeline::Options,
     mut session: Session,
     mut panel: Panel,
-    rx: &mpsc::Receiver<Saves>,
+    rx: &mpsc::Receiver<Work>,
     served: &Served,
     on_event: &dyn Fn(Event),
 ) {
     let mut checked = true;
     loop {
-        let mut saves = match checked {
+        let work = match checked {
             true => match rx.recv() {
-                Ok(saves) => saves,
+                Ok(work) => work,
                 Err(_) => return,
             },
             false => match rx.recv_timeout(FULL_CHECK_AFTER) {
-                Ok(saves) => saves,
+                Ok(work) => work,
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     // Quiet unless it finds what the saves' builds did not.
                     build(options, &mut session, served, &mut panel, on_event, true);
@@ -294,9 +311,21 @@ fn rebuild_loop(
                 Err(mpsc::RecvTimeoutError::Disconnected) => return,
             },
         };
-        // Saves that arrived during the last build are handled in one go.
+        let mut saves = match work {
+            Work::Saves(saves) => saves,
+            Work::Preview(draft) => {
+                preview(options, &mut session, draft);
+                continue;
+            }
+        };
+        // Saves that arrived during the last build are handled in one go, and
+        // the previews asked for meanwhile are made after it.
+        let mut drafts = Vec::new();
         while let Ok(more) = rx.try_recv() {
-            saves.extend(more);
+            match more {
+                Work::Saves(more) => saves.extend(more),
+                Work::Preview(draft) => drafts.push(draft),
+            }
         }
         if saves.changes.contains(&Change::Styles) {
             session.styles_changed();
@@ -307,5 +336,15 @@ fn rebuild_loop(
         let alone = session.saved(&options.root, &saves.paths);
         build(options, &mut session, served, &mut panel, on_event, false);
         checked = !alone;
+        for draft in drafts {
+            preview(options, &mut session, draft);
+        }
     }
+}
+
+/// Answers the editor with the page of its draft, or the build's own errors.
+fn preview(options: &pipeline::Options, session: &mut Session, draft: editing::Draft) {
+    let answer = pipeline::preview(options, session, &draft.file, &draft.text)
+        .map_err(|diags| diagnostics::render_each(&diags, false));
+    let _ = draft.reply.send(answer);
 }

@@ -2,7 +2,6 @@
 //! into rebuilds.
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
 use std::time::Duration;
 
 use notify_debouncer_full::notify::event::{EventKind, ModifyKind};
@@ -94,7 +93,7 @@ impl Saves {
 pub fn watch(
     root: &Path,
     debounce: Duration,
-    tx: mpsc::Sender<Saves>,
+    send: impl Fn(Saves) + Send + 'static,
 ) -> Result<impl Drop, String> {
     let root_for_events: PathBuf = root.to_path_buf();
     let mut debouncer = new_debouncer(debounce, None, move |result: DebounceEventResult| {
@@ -114,7 +113,7 @@ pub fn watch(
         }
         if !saves.changes.is_empty() {
             saves.extend(Saves::default());
-            let _ = tx.send(saves);
+            send(saves);
         }
     })
     .map_err(|e| format!("cannot watch for changes: {e}"))?;
