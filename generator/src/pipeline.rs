@@ -109,6 +109,8 @@ pub struct Session {
     hints: Memo<(), Arc<content::references::RouteHints>>,
     /// The renderer, by everything else it reads.
     renderer: Memo<RendererKey, Arc<Renderer>>,
+    /// The 404 page the kept renderer rendered.
+    not_found: Option<Option<render::Special>>,
 }
 
 /// Files the build makes from the content: (path in the output, text).
@@ -321,6 +323,10 @@ pub fn preview(
         )]);
     };
     let made = renderer(root, &content, &settings, &bundle, &openings, session)?;
+    if made.fresh {
+        // The kept 404 page was rendered by the renderer this one replaced.
+        session.not_found = None;
+    }
     let rendered = made
         .renderer
         .render_page(&page, render::Output::default())
@@ -510,6 +516,7 @@ fn render(
         ssr,
         everything,
         listing,
+        fresh,
     } = renderer(root, content, settings, bundle, openings, session)?;
     let weigher = content
         .config
@@ -527,7 +534,12 @@ fn render(
         listing,
         output,
     );
-    let not_found = renderer.render_special("404.html", &not_found_page(content));
+    // The 404 page reads what every page reads: a kept renderer's is kept too.
+    let not_found = match session.not_found.clone().filter(|_| !fresh) {
+        Some(kept) => Ok(kept),
+        None => renderer.render_special("404.html", &not_found_page(content)),
+    };
+    session.not_found = not_found.as_ref().ok().cloned();
     ssr.save();
     match (pages, not_found) {
         (Ok(pages), Ok(not_found)) => Ok(Pages { pages, not_found }),
@@ -552,6 +564,8 @@ struct Made {
     ssr: Arc<ssr::Renderer>,
     everything: blake3::Hash,
     listing: blake3::Hash,
+    /// Made for this build (not kept from an earlier one).
+    fresh: bool,
 }
 
 /// The renderer for `content`: the one kept, while no page changed in what every
@@ -616,6 +630,7 @@ fn renderer(
         ssr,
         everything,
         listing,
+        fresh: made,
     })
 }
 

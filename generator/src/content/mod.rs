@@ -167,6 +167,8 @@ pub struct Cache {
     pub keep: bool,
     /// The page files of the last load, in the order the walk found them.
     files: Vec<PathBuf>,
+    /// What each of `files` gave, in the same order.
+    loaded: Vec<Loaded>,
     /// The only page files that may have changed since the last load, when the
     /// watcher says so: the next load reads their state alone, and walks and
     /// stats nothing else. `None`: every file is looked at.
@@ -195,6 +197,13 @@ pub fn load_cached(root: &Path, cache: &mut Cache) -> Result<Content, Failure> {
         .saved
         .take()
         .filter(|_| cache.keep && !cache.files.is_empty());
+    if let Some(saved) = &saved {
+        if cache.loaded.len() == cache.files.len() && !cache.pages.is_empty() {
+            load_saved(root, cache, saved, &pages_dir, &reading);
+            let loaded = cache.loaded.iter().cloned();
+            return assemble(root, config, diagnostics, loaded);
+        }
+    }
     let files = match &saved {
         Some(saved) => files_after(&cache.files, saved, &pages_dir),
         None => match page_files(&pages_dir) {
@@ -252,8 +261,70 @@ pub fn load_cached(root: &Path, cache: &mut Cache) -> Result<Content, Failure> {
         }
     }
 
-    let loaded = results.into_iter().map(|(_, _, loaded, _)| loaded);
-    assemble(root, config, diagnostics, loaded)
+    let loaded: Vec<Loaded> = results
+        .into_iter()
+        .map(|(_, _, loaded, _)| loaded)
+        .collect();
+    if keep {
+        cache.loaded = loaded.clone();
+    }
+    assemble(root, config, diagnostics, loaded.into_iter())
+}
+
+/// Brings the cache up to date after saves of `saved` alone: each is read again
+/// when its fingerprint changed, added when new, dropped when gone; no other
+/// file is looked at.
+fn load_saved(
+    root: &Path,
+    cache: &mut Cache,
+    saved: &std::collections::BTreeSet<PathBuf>,
+    pages_dir: &Path,
+    reading: &Reading,
+) {
+    for path in saved {
+        let at = cache.files.binary_search(path);
+        let fingerprint = is_page_file(path, pages_dir)
+            .then(|| Fingerprint::of(path))
+            .flatten();
+        match (at, fingerprint) {
+            (Ok(i), Some(f)) => {
+                if cache.pages.get(path).map(|(was, _)| *was) != Some(f) {
+                    let loaded = load_page(root, pages_dir, path, reading)
+                        .map(Arc::new)
+                        .map_err(Arc::new);
+                    cache.loaded[i] = loaded.clone();
+                    cache.pages.insert(path.clone(), (f, loaded));
+                }
+            }
+            (Ok(i), None) => {
+                cache.files.remove(i);
+                drop(cache.loaded.remove(i));
+                cache.pages.remove(path);
+            }
+            (Err(i), Some(f)) => {
+                let loaded = load_page(root, pages_dir, path, reading)
+                    .map(Arc::new)
+                    .map_err(Arc::new);
+                cache.files.insert(i, path.clone());
+                cache.loaded.insert(i, loaded.clone());
+                cache.pages.insert(path.clone(), (f, loaded));
+            }
+            (Err(_), None) => {}
+        }
+    }
+}
+
+/// Whether `path` is a page file the walk of `content/pages/` would find.
+fn is_page_file(path: &Path, pages_dir: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    path.starts_with(pages_dir)
+        && path.is_file()
+        && !name.starts_with('.')
+        && !name.ends_with('~')
+        && path.extension().is_some()
 }
 
 /// The content as `site serve` last read it (`cache`), with `text` as the page
@@ -476,17 +547,8 @@ fn files_after(
         .cloned()
         .collect();
     for path in saved {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default();
-        let page = path.starts_with(pages_dir)
-            && path.is_file()
-            && !name.starts_with('.')
-            && !name.ends_with('~')
-            && path.extension().is_some();
         // Paths compare folder by folder, the order of the walk.
-        if let (true, Err(at)) = (page, files.binary_search(path)) {
+        if let (true, Err(at)) = (is_page_file(path, pages_dir), files.binary_search(path)) {
             files.insert(at, path.clone());
         }
     }

@@ -62,7 +62,7 @@ pub struct Output<'a> {
 }
 
 /// A document rendered outside the page list (the 404 page).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Special {
     pub html: String,
     /// Files made for it: URL → file.
