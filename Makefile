@@ -31,6 +31,9 @@ endif
 # separate `cargo clippy` pass over every dependency. The dependencies, compiled
 # by plain rustc, are the same either way.
 export RUSTC_WORKSPACE_WRAPPER := $(CURDIR)/.ci/rustc-linted
+# Cargo runs its own jobs: make's jobserver (closed to recipes that are not
+# `+`) is not handed to it, nor to what its tests start.
+CARGO := MAKEFLAGS= cargo
 
 .PHONY: help setup deploy-setup packages build debug-build serve test rust-tests check site-build lint lint-rust lint-node fmt schemas unit-ts storage-policies e2e screenshots bench lighthouse fuzz clean
 
@@ -91,12 +94,12 @@ packages:
 	fi
 
 build: setup
-	cargo build --release --quiet
+	$(CARGO) build --release --quiet
 	$(RELEASE_SITE) build
 
 # The debug build of `site`, which the tests and `make serve` run.
 debug-build:
-	cargo build --quiet
+	$(CARGO) build --quiet
 
 # The debug build, which `make test` has built already: the site's pages need no
 # release build, and a fresh clone serves in a couple of minutes. `make build` and
@@ -120,7 +123,7 @@ screenshots: setup packages debug-build
 
 # Benchmarks: a Markdown report on stdout and in bench/results/latest.md.
 bench: setup packages
-	cargo build --release --quiet
+	$(CARGO) build --release --quiet
 	python3 bench/run.py
 
 # Fuzzing, not part of `make test`: every target of fuzz/ runs FUZZ_SECONDS,
@@ -157,15 +160,15 @@ lighthouse: setup packages debug-build
 # `make test` runs it while they install; the schemas' check needs the binary.
 lint: lint-rust lint-node schemas
 lint-rust: fmt
-	cargo clippy --quiet --all-targets -- -D warnings
+	$(CARGO) clippy --quiet --all-targets -- -D warnings
 fmt:
-	cargo fmt --all -- --check
+	$(CARGO) fmt --all -- --check
 lint-node: setup
 	node_modules/.bin/tsc --noEmit -p .
 	node .ci/lint-workflows.mjs
 	$(FAKETIME) node --test '.ci/*.test.mjs' 'styles/*.test.mjs'
 schemas:
-	cargo run --quiet -- schema --check
+	$(CARGO) run --quiet -- schema --check
 
 # Unit tests of the islands' pure TypeScript modules, compiled by esbuild for Node.
 unit-ts: setup
@@ -196,7 +199,7 @@ test:
 	$(MAKE) --no-print-directory -j4 fmt lint-node unit-ts rust-tests storage-policies e2e
 
 rust-tests: setup debug-build
-	cargo test --quiet
+	$(CARGO) test --quiet
 	$(MAKE) --no-print-directory schemas check
 
 clean:

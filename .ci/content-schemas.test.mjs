@@ -12,6 +12,13 @@ import { parse } from "yaml";
 const root = new URL("..", import.meta.url).pathname;
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 addFormats(ajv);
+// The formats schemars writes for Rust's number types, checked as their ranges.
+const whole = (max) => ({ type: "number", validate: (n) => Number.isInteger(n) && n >= 0 && n <= max });
+ajv.addFormat("uint8", whole(255));
+ajv.addFormat("uint32", whole(2 ** 32 - 1));
+ajv.addFormat("uint64", whole(Number.MAX_SAFE_INTEGER));
+ajv.addFormat("uint", whole(Number.MAX_SAFE_INTEGER));
+ajv.addFormat("double", { type: "number", validate: Number.isFinite });
 const schema = (name) =>
   ajv.compile(JSON.parse(readFileSync(join(root, "schemas", `${name}.schema.json`), "utf8")));
 const validators = {

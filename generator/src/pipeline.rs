@@ -111,6 +111,9 @@ pub struct Session {
     renderer: Memo<RendererKey, Arc<Renderer>>,
     /// The 404 page the kept renderer rendered.
     not_found: Option<Option<render::Special>>,
+    /// When `site serve`'s first build made the calendars: later builds stamp
+    /// them alike, so a calendar changes only with its event.
+    calendars_made: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 /// Files the build makes from the content: (path in the output, text).
@@ -774,8 +777,15 @@ fn write(
         output::sitemap::reads_the_same,
         || Arc::new(output::sitemap::sitemap(base_url, &content.pages, &default)),
     );
+    let now = content::publishing::Clock::of(&content.config.timezone)
+        .now
+        .with_timezone(&chrono::Utc);
+    let built = match serving {
+        true => *session.calendars_made.get_or_insert(now),
+        false => now,
+    };
     let files = collect_files(
-        root, content, settings, bundle, pages, moved, serving, admin, &sitemap,
+        root, content, settings, bundle, pages, moved, serving, admin, &sitemap, built,
     )
     .map_err(|e| vec![output_diagnostic(root, &e)])?;
     let count = files.len();
@@ -847,6 +857,7 @@ fn collect_files(
     serving: bool,
     admin: Option<Vec<crate::admin::File>>,
     sitemap: &[(String, String)],
+    built: chrono::DateTime<chrono::Utc>,
 ) -> Result<Files, output::Error> {
     let site = output::collect::Site {
         host: settings.host,
@@ -856,6 +867,7 @@ fn collect_files(
         serving,
         admin,
         sitemap,
+        built,
     };
     let page_files = pages.pages.iter().map(|page| output::collect::PageFile {
         route: &page.route,

@@ -364,3 +364,46 @@ fn a_preview_renders_the_text_as_the_editor_has_it_and_changes_nothing() {
     );
     assert!(site.read("dist/news/index.html").contains("First news"));
 }
+
+#[test]
+fn an_events_calendar_is_written_again_only_when_the_event_changes() {
+    let site = Site::plain();
+    let config = site.read("content/site.yaml");
+    site.write(
+        "content/site.yaml",
+        &format!("{config}collections: [{{ name: events, kind: events }}]\n"),
+    );
+    site.write(
+        "templates/layouts/event.html",
+        "{% extends \"base.html\" %}\n",
+    );
+    site.write(
+        "content/pages/events/summit.md",
+        "---\ntitle: Summit\ndescription: Our summit.\nstart: 2099-03-10 09:00\nend: 2099-03-10 17:00\nplace: Online\nregistration: https://events.example/summit\n---\nThe summit.\n",
+    );
+    let mut session = Session::serving();
+    rebuild(&site, &mut session);
+    let calendar = site.read("dist/events/summit.ics");
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    // A later build (the check a second after a save) finds nothing to write.
+    let again = rebuild(&site, &mut session);
+    assert_eq!((again.pages_rendered, again.files_written), (0, 0));
+    site.edit(
+        "content/pages/events/summit.md",
+        "end: 2099-03-10 17:00",
+        "end: 2099-03-10 18:00",
+    );
+    rebuild(&site, &mut session);
+    let moved = site.read("dist/events/summit.ics");
+    assert_ne!(moved, calendar);
+    let stamp = |ics: &str| {
+        ics.lines()
+            .find(|l| l.starts_with("DTSTAMP"))
+            .map(str::to_string)
+    };
+    assert_eq!(
+        stamp(&moved),
+        stamp(&calendar),
+        "stamped when serving began"
+    );
+}

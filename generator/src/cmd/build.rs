@@ -37,12 +37,33 @@ pub fn run(args: &BuildArgs) -> bool {
 }
 
 pub fn print_report(report: &Report, verbose: bool) {
-    if !report.warnings.is_empty() {
+    print_changes(report, verbose, &mut Shown::default());
+}
+
+/// What the reports printed so far said, so that `site serve` prints after a
+/// save only what changed: the warnings, the pages shown though held back, and
+/// the weight of each page.
+#[derive(Default)]
+pub struct Shown {
+    reports: usize,
+    warnings: Vec<String>,
+    held: Vec<String>,
+    weights: std::collections::HashMap<String, site::output::weight::Weight>,
+}
+
+/// Prints `report`, leaving out what the reports before it (`shown`) said.
+pub fn print_changes(report: &Report, verbose: bool, shown: &mut Shown) {
+    let first = shown.reports == 0;
+    shown.reports += 1;
+    let warnings: Vec<String> = report.warnings.iter().map(|w| w.to_string()).collect();
+    let same_warnings = !first && warnings == shown.warnings;
+    if !report.warnings.is_empty() && !same_warnings {
         eprint!(
             "{}",
             diagnostics::render_each(&report.warnings, std::io::stderr().is_terminal())
         );
     }
+    shown.warnings = warnings;
     println!(
         "Built {} page{}, {} files in {} ms → {} ({}{})",
         report.pages,
@@ -57,7 +78,17 @@ pub fn print_report(report: &Report, verbose: bool) {
         },
         report.host.name(),
     );
-    if !report.held.is_empty() {
+    if same_warnings && !report.warnings.is_empty() {
+        let n = report.warnings.len();
+        println!(
+            "  the same {n} warning{} as before",
+            if n == 1 { "" } else { "s" }
+        );
+    }
+    let held: Vec<String> = report.held.iter().map(|h| h.route.clone()).collect();
+    let same_held = !first && held == shown.held;
+    shown.held = held;
+    if !report.held.is_empty() && !same_held {
         let shown = report.drafts;
         println!(
             "  {} {} page{}{}:",
@@ -79,10 +110,23 @@ pub fn print_report(report: &Report, verbose: bool) {
             );
         }
     }
-    if !report.weights.is_empty() {
-        println!("  page weight in KB, after gzip but the font (HTML · CSS · JavaScript · font):");
+    let changed: Vec<&(String, site::output::weight::Weight)> = report
+        .weights
+        .iter()
+        .filter(|(route, w)| first || shown.weights.get(route) != Some(w))
+        .collect();
+    shown.weights = report.weights.iter().cloned().collect();
+    if !changed.is_empty() {
+        println!(
+            "  page weight in KB{}, after gzip but the font (HTML · CSS · JavaScript · font):",
+            if first {
+                ""
+            } else {
+                " of the pages it changed"
+            }
+        );
         let kb = |b: u64| format!("{:.1}", b as f64 / 1000.0);
-        for (route, w) in &report.weights {
+        for (route, w) in changed {
             println!(
                 "    {route:<36} {:>6} · {:>6} · {:>6} · {:>6}",
                 kb(w.html),

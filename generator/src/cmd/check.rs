@@ -42,9 +42,13 @@ pub fn run(args: &CheckArgs) -> bool {
         }
     }
     let n = summary.findings.len();
+    // The build counts its pages; the 404 page is one more HTML file here.
+    let pages = match out.join("404.html").is_file() && summary.pages > 0 {
+        true => format!("{} pages and the 404 page", summary.pages - 1),
+        false => format!("{} pages", summary.pages),
+    };
     println!(
-        "Checked {} pages, {} links and {} images in {}: {}",
-        summary.pages,
+        "Checked {pages}, {} links and {} images in {}: {}",
         summary.links,
         summary.images,
         out.display(),

@@ -16,8 +16,13 @@ pub fn run(args: &ServeArgs) -> bool {
         port: args.port,
         trust_proxy: args.trust_proxy,
     };
+    // After the first build, a save's report says only what it changed.
+    let shown = std::sync::Mutex::new(build::Shown::default());
     let printed = site::serve(options, move |event| match event {
-        ServeEvent::Built(report) => build::print_report(report, verbose),
+        ServeEvent::Built(report) => {
+            let mut shown = shown.lock().unwrap_or_else(|p| p.into_inner());
+            build::print_changes(report, verbose, &mut shown);
+        }
         ServeEvent::Failed(diags) => eprint!(
             "{}",
             diagnostics::render(diags, std::io::stderr().is_terminal())

@@ -130,9 +130,10 @@ pub fn resolve(
         }
     } else if settings.storage.url.is_empty() && !serving {
         warnings.push(format!(
-            "storage.url is empty: the contact form uploads to the site's own origin, which only \
-             `site serve` provides; set storage.url in content/site.yaml or {STORAGE_URL_VAR} for \
-             production (a `--production` build refuses to run without it)"
+            "storage.url is empty, which is right for local work: nothing needs fixing, and \
+             `site serve` takes the contact form's uploads itself. Only the live site's build \
+             needs it (`--production` refuses to run without it): set storage.url in \
+             content/site.yaml or {STORAGE_URL_VAR} there"
         ));
     }
     Ok((settings, warnings))

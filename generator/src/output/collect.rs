@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::bundle::Bundle;
-use crate::content::publishing::{Clock, CollectionKind, Filter, Moved};
+use crate::content::publishing::{CollectionKind, Filter, Moved};
 use crate::content::settings::Host;
 use crate::content::Content;
 use crate::output::headers::Rule;
@@ -35,6 +35,8 @@ pub struct Site<'a> {
     /// The sitemap's files (`output::sitemap::sitemap`), made by the caller,
     /// which keeps them while no page changed in what they say.
     pub sitemap: &'a [(String, String)],
+    /// When the calendars were made (their DTSTAMP).
+    pub built: chrono::DateTime<chrono::Utc>,
 }
 
 pub fn collect<'a>(
@@ -177,14 +179,11 @@ fn generated(content: &Content, site: &Site, moved: &[Moved]) -> Vec<(String, St
             ));
         }
     }
-    let built = Clock::of(&content.config.timezone)
-        .now
-        .with_timezone(&chrono::Utc);
     generated.extend(output::calendar::files(
         &content.config,
         base_url,
         &content.pages,
-        built,
+        site.built,
     ));
     generated.extend(output::redirects::files(
         site.host, moved, base_url, site.head,
