@@ -122,8 +122,11 @@ test("in a browser set to another language the editor speaks it, and loads all i
 
 test("the editor's configuration, generated from the models, is valid for the editor's own schema", async () => {
   const { default: Ajv } = await import("ajv");
+  const { default: addFormats } = await import("ajv-formats");
   const schema = JSON.parse(readFileSync(path.join(import.meta.dirname, "../node_modules/@sveltia/cms/schema/sveltia-cms.json"), "utf8"));
-  const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  addFormats(ajv);
+  const validate = ajv.compile(schema);
   const config = await (await fetch(`${server.url}/admin/config.yml`)).json();
   assert.ok(validate(config), JSON.stringify(validate.errors?.slice(0, 5), null, 1));
   assert.deepEqual(
@@ -195,6 +198,34 @@ test("the preview follows the heading as it is typed, before it is saved", async
   );
   console.log(`# typed to previewed: ${Math.round(performance.now() - typed)} ms (${TYPING} ms of it waiting for the typing to pause)`);
   assert.equal(readFileSync(file, "utf8"), before, "nothing is written until Save");
+  // Typing while the preview is scrolled down keeps it where it was.
+  await preview().evaluate(() => window.scrollTo({ top: 1500, behavior: "instant" }));
+  await page.waitForTimeout(100);
+  await heading.pressSequentially(" again", { delay: 60 });
+  await eventually(
+    () => preview()?.locator("h1").first().innerText(),
+    (text) => text === "Typed, not saved yet again",
+    "the heading typed on",
+  );
+  await page.waitForTimeout(300);
+  assert.equal(Math.round(await preview().evaluate(() => window.scrollY)), 1500, "the preview stays where it was scrolled");
+  // A new entry, not saved yet, has its page too.
+  const fresh = await openEditor();
+  await fresh.page.getByText("News", { exact: true }).first().click();
+  await fresh.page.getByRole("button", { name: "New" }).click();
+  await fresh.page.getByRole("textbox", { name: "Title" }).fill("A studio opens in Lisbon");
+  await eventually(
+    async () => {
+      const frames = fresh.page.frames().filter((f) => f.url() === "about:srcdoc");
+      return (await Promise.all(frames.map((f) => f.evaluate(() => document.body.innerText)))).join("\n");
+    },
+    // With only a title, the build asks for the rest, in the file a save would write.
+    (text) => /content\/pages\/news\/a-studio-opens-in-lisbon\.md:\d+:\d+/.test(text ?? "") && /description/.test(text ?? ""),
+    "the new entry's draft in the preview",
+  );
+  assert.ok(!existsSync(path.join(site, "content/pages/news/a-studio-opens-in-lisbon.md")));
+  assert.deepEqual(fresh.errors, []);
+  await fresh.context.close();
   // A draft the build refuses shows the build's own message, at its field.
   await page.goto(`${server.url}/admin/#/collections/events/entries/ai-in-production-executive-briefing-london-2027`);
   const event = path.join(site, "content/pages/events/ai-in-production-executive-briefing-london-2027.md");

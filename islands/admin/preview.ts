@@ -8,7 +8,12 @@
 import { createElement } from "react";
 import type { Data } from "./kept.ts";
 
-type Preview = { routes: Record<string, string>; collections: string[] };
+type Preview = {
+  routes: Record<string, string>;
+  collections: string[];
+  /** Each collection's folder and file extension, for an entry not saved yet. */
+  folders: Record<string, { folder: string; extension?: string }>;
+};
 /** The text the editor would save for `data`, the entry at `path`. */
 type DraftText = (path: string, data: Data) => string;
 
@@ -16,6 +21,8 @@ type DraftText = (path: string, data: Data) => string;
 const TYPING_PAUSE_MS = 150;
 
 const frames = new Map<HTMLIFrameElement, string>();
+/** Where each frame's page was scrolled to, kept across its new pages. */
+const scrolled = new Map<HTMLIFrameElement, number>();
 const drafts = new Map<string, Data>();
 const timers = new Map<string, ReturnType<typeof setTimeout>>();
 /** The latest preview asked for each path: an older answer is dropped. */
@@ -56,19 +63,31 @@ async function page(path: string, data: Data | undefined): Promise<string> {
       body: JSON.stringify({ path, text: draftText(path, data) }),
     });
     const answer = (await response.json()) as { route?: string; html?: string; error?: string };
-    if (response.ok && answer.html !== undefined) return framed(answer.html, answer.route ?? "/");
+    if (answer.html !== undefined) return framed(answer.html, answer.route ?? "/");
     return message("The page does not build", answer.error ?? `The server answered ${response.status}.`);
   }
   const route = (await loadPreview()).routes[path];
-  if (!route) return message("Not built yet", "Save, and the page this entry makes appears here.");
+  if (!route) return message("Not saved yet", "Save, and the page this entry makes appears here.");
   return framed(await (await fetch(route, { cache: "no-store" })).text(), route);
 }
 
-/** Replaces what a frame shows, keeping where it was scrolled to. */
+/** Replaces what a frame shows; its new page opens where the last was scrolled to. */
 function put(frame: HTMLIFrameElement, html: string): void {
-  const y = frame.contentWindow?.scrollY ?? 0;
-  frame.addEventListener("load", () => frame.contentWindow?.scrollTo(0, y), { once: true });
   frame.srcdoc = html;
+}
+
+/**
+ * Each page a frame loads goes straight (not smoothly, as the site's pages
+ * scroll) to where the reader had scrolled, and tells where they scroll next:
+ * a page replaced mid-load or mid-glide never loses the place.
+ */
+function keepScrolled(frame: HTMLIFrameElement): void {
+  frame.addEventListener("load", () => {
+    const view = frame.contentWindow;
+    if (!view) return;
+    view.scrollTo({ top: scrolled.get(frame) ?? 0, behavior: "instant" });
+    view.addEventListener("scroll", () => scrolled.set(frame, view.scrollY), { passive: true });
+  });
 }
 
 async function refresh(path: string): Promise<void> {
@@ -107,7 +126,30 @@ function listen(): void {
   for (const name of ["reload", "build-ok", "build-error"]) events.addEventListener(name, again);
 }
 
-type Entry = { get?(key: string): unknown; path?: string; data?: unknown };
+type Entry = { get?(key: string): unknown; path?: string; data?: unknown; collection?: string; slug?: string };
+
+const field = (entry: Entry | undefined, key: "path" | "collection" | "slug"): string =>
+  String((typeof entry?.get === "function" ? entry.get(key) : entry?.[key]) ?? "");
+
+/** A file name for a title, as the editor makes one (`Our new office` → `our-new-office`). */
+export function slugOf(title: string): string {
+  return title
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+}
+
+/** The file of an entry: its own, or for one not saved yet, where a save would put it. */
+function pathOf(entry: Entry | undefined, data: Data | undefined, preview: Preview | undefined): string {
+  const path = field(entry, "path");
+  if (path) return path;
+  const place = preview?.folders?.[field(entry, "collection")];
+  if (!place) return "";
+  const name = field(entry, "slug") || slugOf(String(data?.title ?? "")) || "new-entry";
+  return `${place.folder}/${name}.${place.extension ?? "md"}`;
+}
 
 function dataOf(entry: Entry | undefined): Data | undefined {
   const data = typeof entry?.get === "function" ? entry.get("data") : entry?.data;
@@ -115,11 +157,15 @@ function dataOf(entry: Entry | undefined): Data | undefined {
   return plain && typeof plain === "object" ? (plain as Data) : undefined;
 }
 
+let known: Preview | undefined;
+
 /** The preview of an entry: its page as the editor has it. */
 export function PagePreview(props: { entry?: Entry }) {
   const entry = props.entry;
-  const path = String((typeof entry?.get === "function" ? entry.get("path") : entry?.path) ?? "");
-  if (path) changed(path, dataOf(entry));
+  const data = dataOf(entry);
+  void loadPreview().then((p) => (known = p));
+  const path = pathOf(entry, data, known);
+  if (path) changed(path, data);
   return createElement("iframe", {
     title: "Page preview",
     style: { width: "100%", height: "100%", minHeight: "80vh", border: "0", background: "#fff" },
@@ -128,11 +174,14 @@ export function PagePreview(props: { entry?: Entry }) {
         for (const known of [...frames.keys()]) if (!known.isConnected) frames.delete(known);
         return;
       }
-      if (frames.get(frame) === path) return;
+      const first = !frames.has(frame);
       frames.set(frame, path);
+      // A new entry's file follows its title: its page comes with the typing's pause.
+      if (!first) return;
+      keepScrolled(frame);
       listen();
       if (path) void refresh(path);
-      else put(frame, message("Not saved yet", "Save, and the page this entry makes appears here."));
+      else put(frame, message("Not saved yet", "Fill in its fields, and the page this entry makes appears here."));
     },
   });
 }

@@ -156,14 +156,21 @@ pub fn files(
             .iter()
             .map(|p| (p.source.clone(), json!(p.route)))
             .collect();
-        let collections: Vec<&serde_json::Value> = config["collections"]
+        let folders: serde_json::Map<String, serde_json::Value> = config["collections"]
             .as_array()
             .into_iter()
             .flatten()
-            .filter(|c| c.get("folder").is_some())
-            .filter_map(|c| c.get("name"))
+            .filter_map(|c| {
+                let name = c.get("name")?.as_str()?;
+                let folder = c.get("folder")?;
+                Some((
+                    name.to_string(),
+                    json!({ "folder": folder, "extension": c.get("extension") }),
+                ))
+            })
             .collect();
-        let preview = json!({ "routes": routes, "collections": collections });
+        let collections: Vec<&String> = folders.keys().collect();
+        let preview = json!({ "routes": routes, "collections": collections, "folders": folders });
         files_extra.push(File::Text(
             "admin/preview.json".into(),
             (preview.to_string() + "\n").into(),

@@ -75,12 +75,21 @@ struct Asked {
 }
 
 /// `POST /__site/preview` `{"path": "content/pages/about.yaml", "text": "…"}`:
-/// `{"route", "html"}` of the page that text makes, or 422 `{"error"}` with the
-/// build's own messages (file, line, field).
+/// `{"route", "html"}` of the page that text makes, or `{"error"}` with the
+/// build's own messages (file, line, field); 422 for a file that is no page.
 async fn preview(
     State(work): State<std::sync::mpsc::Sender<super::Work>>,
     Json(asked): Json<Asked>,
 ) -> Response {
+    let page = asked.path.starts_with("content/pages/") && !asked.path.contains("..");
+    if !page {
+        let error = "only a page under content/pages/ has a preview";
+        return (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Json(json!({"error": error})),
+        )
+            .into_response();
+    }
     let (reply, answer) = tokio::sync::oneshot::channel();
     let draft = Draft {
         file: asked.path,
@@ -92,11 +101,8 @@ async fn preview(
     }
     match answer.await {
         Ok(Ok(page)) => Json(json!({"route": page.route, "html": page.html})).into_response(),
-        Ok(Err(error)) => (
-            StatusCode::UNPROCESSABLE_ENTITY,
-            Json(json!({"error": error})),
-        )
-            .into_response(),
+        // A draft the build refuses is an answer too: the build's own messages.
+        Ok(Err(error)) => Json(json!({"error": error})).into_response(),
         Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "the server is stopping").into_response(),
     }
 }
