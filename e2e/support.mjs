@@ -211,6 +211,10 @@ export async function hydrated(page) {
       (el.firstElementChild ?? el).scrollIntoView({ behavior: "instant", block: "center" });
       await frame();
       await frame();
+      // Kept in view until it has hydrated: its observer may answer a few frames
+      // late on a busy machine, and scrolled away first it would wait forever.
+      const until = performance.now() + 10_000;
+      while (!el.hasAttribute("data-hydrated") && performance.now() < until) await frame();
     }
     if (lazy.length > 0) {
       window.scrollTo({ top: 0, behavior: "instant" });
