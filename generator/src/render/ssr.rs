@@ -232,7 +232,7 @@ impl Renderer {
             return Err(Failure::Died(String::new()));
         };
         if *loaded != self.bundle_hash {
-            load(process, bundle, limit)?;
+            load(process, bundle, limit.max(LOAD_AT_LEAST))?;
             loaded.clone_from(&self.bundle_hash);
         }
         exchange(process, island, props_json, limit)
@@ -322,6 +322,11 @@ impl From<json_lines::Error> for Failure {
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
+
+/// However short the render limit (`timeouts.render`), a server bundle has this
+/// long to load: loading every island's module is not one island's render, and
+/// takes longer on a busy machine.
+const LOAD_AT_LEAST: Duration = Duration::from_secs(10);
 
 /// Has the process load a server bundle.
 fn load(p: &mut Process, bundle: &Path, limit: Duration) -> Result<(), Failure> {
