@@ -73,6 +73,10 @@ async function page(path: string, data: Data | undefined): Promise<string> {
 
 /** Replaces what a frame shows; its new page opens where the last was scrolled to. */
 function put(frame: HTMLIFrameElement, html: string): void {
+  // Read now too: a scroll just made may not have told its event yet.
+  if (frame.contentDocument?.readyState === "complete" && frame.contentWindow) {
+    scrolled.set(frame, frame.contentWindow.scrollY);
+  }
   frame.srcdoc = html;
 }
 
