@@ -286,6 +286,14 @@ pub struct Preview {
     pub html: String,
 }
 
+/// Why a file has no preview.
+pub const NO_PREVIEW: &str = "only a page under content/pages/ has a preview";
+
+/// Whether `file` (relative to the site root) is a page file, which has a preview.
+pub fn has_preview(file: &str) -> bool {
+    file.starts_with("content/pages/") && !file.split('/').any(|part| part == "..")
+}
+
 /// Renders the page of the content file `file` (relative to the site root, under
 /// `content/pages/`) as it would be with `text` in it, saved or not, against the
 /// last build of `session` (`site serve`'s): its problems are those the build
@@ -299,12 +307,8 @@ pub fn preview(
     let root = site_root(options)?;
     let root = root.as_path();
     let path = root.join(file);
-    let pages = root.join("content").join("pages");
-    if !path.starts_with(&pages) || file.contains("..") {
-        return Err(vec![Diagnostic::new(
-            file,
-            "only a page under content/pages/ has a preview",
-        )]);
+    if !has_preview(file) {
+        return Err(vec![Diagnostic::new(file, NO_PREVIEW)]);
     }
     let mut content = content::load_draft(root, &session.content, &path, text)
         .map_err(|failure| failure.diagnostics)?;

@@ -342,25 +342,32 @@ pub fn load_draft(
         .as_ref()
         .map_or_else(|| Reading::of_sections(root), |c| Reading::of(&c.config));
     let pages_dir = root.join("content").join("pages");
-    let mut files = cache.files.clone();
-    if let Err(at) = files.binary_search_by(|f| f.as_path().cmp(draft)) {
-        files.insert(at, draft.to_path_buf());
-    }
-    let kept = |path: &Path| match reading == cache.reading {
-        true => cache.pages.get(path).map(|(_, loaded)| loaded.clone()),
-        false => None,
+    // The last load's files with what each gave, while read alike; the draft's
+    // own file is read from its text.
+    let same = reading == cache.reading && cache.loaded.len() == cache.files.len();
+    let mut files: Vec<(PathBuf, Option<Loaded>)> = match same {
+        true => cache
+            .files
+            .iter()
+            .cloned()
+            .zip(cache.loaded.iter().cloned().map(Some))
+            .collect(),
+        false => cache.files.iter().map(|f| (f.clone(), None)).collect(),
     };
+    match files.binary_search_by(|(f, _)| f.as_path().cmp(draft)) {
+        Ok(at) => files[at].1 = None,
+        Err(at) => files.insert(at, (draft.to_path_buf(), None)),
+    }
     let loaded: Vec<Loaded> = files
         .into_par_iter()
-        .map(|path| {
-            let loaded = match path == draft {
-                true => load_page_text(root, &pages_dir, &path, &reading, text.into()),
-                false => match kept(&path) {
-                    Some(loaded) => return loaded,
-                    None => load_page(root, &pages_dir, &path, &reading),
-                },
-            };
-            loaded.map(Arc::new).map_err(Arc::new)
+        .map(|(path, kept)| match (path == draft, kept) {
+            (false, Some(loaded)) => loaded,
+            (true, _) => load_page_text(root, &pages_dir, &path, &reading, text.into())
+                .map(Arc::new)
+                .map_err(Arc::new),
+            (false, None) => load_page(root, &pages_dir, &path, &reading)
+                .map(Arc::new)
+                .map_err(Arc::new),
         })
         .collect();
     assemble(root, config, diagnostics, loaded.into_iter())

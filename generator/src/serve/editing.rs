@@ -81,9 +81,8 @@ async fn preview(
     State(work): State<std::sync::mpsc::Sender<super::Work>>,
     Json(asked): Json<Asked>,
 ) -> Response {
-    let page = asked.path.starts_with("content/pages/") && !asked.path.contains("..");
-    if !page {
-        let error = "only a page under content/pages/ has a preview";
+    if !crate::pipeline::has_preview(&asked.path) {
+        let error = crate::pipeline::NO_PREVIEW;
         return (
             StatusCode::UNPROCESSABLE_ENTITY,
             Json(json!({"error": error})),
