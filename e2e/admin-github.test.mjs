@@ -48,7 +48,13 @@ async function publishedSite({ workflow }) {
     env: { ...process.env, ...BUILD_CLOCK },
     stdio: "pipe",
   });
-  const host = await startWorkerd(out);
+  // What started before a failure is stopped, or this file's process would never end.
+  const host = await startWorkerd(out).catch(async (error) => {
+    await github.stop();
+    rmSync(out, { recursive: true, force: true });
+    rmSync(site, { recursive: true, force: true });
+    throw error;
+  });
   return {
     site,
     git,

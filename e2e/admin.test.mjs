@@ -207,6 +207,13 @@ test("the preview follows the heading as it is typed, before it is saved", async
     (text) => text === "Typed, not saved yet again",
     "the heading typed on",
   );
+  // The new page is read as soon as it is there, and goes back to the place once
+  // it has loaded (its styles and pictures), which a busy machine may show later.
+  await eventually(
+    async () => Math.round(await preview().evaluate(() => document.readyState === "complete" && window.scrollY)),
+    (y) => y === 1500,
+    "the preview back where it was scrolled",
+  );
   await page.waitForTimeout(300);
   assert.equal(Math.round(await preview().evaluate(() => window.scrollY)), 1500, "the preview stays where it was scrolled");
   // A new entry, not saved yet, has its page too.

@@ -10,7 +10,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { hydrated, launchBrowser, ON_BUILD_DAY, openPage, startServer } from "./support.mjs";
+import { hydrated, launchBrowser, ON_BUILD_DAY, reusedPage, startServer } from "./support.mjs";
 
 let server;
 let browser;
@@ -30,7 +30,7 @@ after(async () => {
 /** Opens `route` at `width`, hydrated, and keeps its screenshot as `name`. */
 async function visit(width, route, name, { javaScript = true } = {}) {
   // A posting's form closes by the page's clock: the build's day.
-  const opened = await openPage(browser, width, { javaScript, at: ON_BUILD_DAY });
+  const opened = await reusedPage(browser, width, { javaScript, at: ON_BUILD_DAY });
   await opened.page.goto(server.url + route);
   if (javaScript) await hydrated(opened.page);
   await opened.page.screenshot({ path: path.join(shots, `${name}-${width}.png`), fullPage: true });
@@ -42,7 +42,7 @@ const titles = (page, selector) => page.locator(`${selector} .card__title`).allI
 for (const width of [375, 1280]) {
   describe(`collections at ${width} px`, () => {
     test("a news item's category leads to its category's page, with its own feed", async () => {
-      const { page, context, problems } = await visit(width, "/news/", "listing");
+      const { page, problems } = await visit(width, "/news/", "listing");
       const cards = await titles(page, "#all-news");
       assert.ok(cards.length >= 5, `${cards.length} news items`);
       const category = page.locator("#all-news .card__label a").first();
@@ -56,11 +56,10 @@ for (const width of [375, 1280]) {
       assert.match(atom, /<feed xmlns="http:\/\/www\.w3\.org\/2005\/Atom"/);
       await page.screenshot({ path: path.join(shots, `category-${width}.png`), fullPage: true });
       assert.deepEqual(problems, []);
-      await context.close();
     });
 
     test("events to come are listed soonest first, and past ones are in the archive", async () => {
-      const { page, context, problems } = await visit(width, "/events/", "events");
+      const { page, problems } = await visit(width, "/events/", "events");
       const times = await page.locator("#upcoming .card time").evaluateAll((ts) => ts.filter((_, i) => i % 2 === 0).map((t) => t.getAttribute("datetime")));
       assert.ok(times.length >= 3, `${times.length} upcoming events`);
       assert.deepEqual([...times].sort((a, b) => Date.parse(a) - Date.parse(b)), times, "soonest first");
@@ -69,12 +68,11 @@ for (const width of [375, 1280]) {
       assert.deepEqual(await page.locator("main .card__title").allInnerTexts(), ["Banking AI Forum Hyderabad 2026"]);
       await page.screenshot({ path: path.join(shots, `archive-${width}.png`), fullPage: true });
       assert.deepEqual(problems, []);
-      await context.close();
     });
 
     test("an event offers its calendar file and carries Event data", async () => {
       const route = "/events/ai-in-production-executive-briefing-london-2027/";
-      const { page, context, problems } = await visit(width, route, "event");
+      const { page, problems } = await visit(width, route, "event");
       const data = JSON.parse(await page.locator('script[type="application/ld+json"]').innerText());
       assert.equal(data["@type"], "Event");
       assert.ok(await page.getByRole("link", { name: /^Register/ }).isVisible());
@@ -85,11 +83,10 @@ for (const width of [375, 1280]) {
       assert.match(ics, new RegExp(`DTSTART:${data.startDate.slice(0, 10).replaceAll("-", "")}T\\d{6}Z`));
       assert.match(download.suggestedFilename(), /\.ics$/);
       assert.deepEqual(problems, []);
-      await context.close();
     });
 
     test("jobs are filtered by office and by team without JavaScript", async () => {
-      const { page, context } = await visit(width, "/careers/", "jobs", { javaScript: false });
+      const { page } = await visit(width, "/careers/", "jobs", { javaScript: false });
       const all = await titles(page, "#open-positions");
       assert.ok(all.length >= 6, `${all.length} postings`);
       await Promise.all([page.waitForURL(/\/careers\/office\/london\/$/), page.locator(".facets").first().getByRole("link", { name: /^London/ }).click()]);
@@ -98,11 +95,10 @@ for (const width of [375, 1280]) {
       await page.screenshot({ path: path.join(shots, `office-${width}.png`), fullPage: true });
       await page.goto(server.url + "/careers/team/data-ai/");
       assert.equal((await page.locator("main .card__title").allInnerTexts()).length, 2);
-      await context.close();
     });
 
     test("Apply on a posting leads to its own application form, and its data says so", async () => {
-      const { page, context, problems } = await visit(width, "/careers/security-consultant-london/", "job");
+      const { page, problems } = await visit(width, "/careers/security-consultant-london/", "job");
       const data = JSON.parse(await page.locator('script[type="application/ld+json"]').innerText());
       assert.equal(data["@type"], "JobPosting");
       assert.equal(data.directApply, true, "the whole application is made on the page");
@@ -116,7 +112,6 @@ for (const width of [375, 1280]) {
       await hydrated(page);
       assert.equal(await page.getByRole("form", { name: "Job application" }).count(), 1);
       assert.deepEqual(problems, []);
-      await context.close();
     });
   });
 }

@@ -3,7 +3,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { axeViolations, hydrated, launchBrowser, openPage, startServer, WIDTHS } from "./support.mjs";
+import { axeViolations, hydrated, launchBrowser, openPage, reusedPage, startServer, WIDTHS } from "./support.mjs";
 
 let server;
 let browser;
@@ -38,7 +38,7 @@ for (const width of WIDTHS) {
     });
 
     test("the header is transparent at the top and solid once scrolled more than 10 px", async () => {
-      const { page, context, problems } = await openPage(browser, width);
+      const { page, problems } = await reusedPage(browser, width);
       await page.goto(server.url + "/");
       await hydrated(page);
       const header = page.locator("header.site-header");
@@ -55,20 +55,18 @@ for (const width of WIDTHS) {
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.waitForFunction(() => !document.querySelector("header.site-header").hasAttribute("data-solid"));
       assert.deepEqual(problems, []);
-      await context.close();
     });
 
     test("the Home link is the active one", async () => {
-      const { page, context } = await openPage(browser, width);
+      const { page } = await reusedPage(browser, width);
       await page.goto(server.url + "/");
       // In the bar and in the phone menu alike.
       assert.deepEqual(await page.locator('.site-header__nav a[aria-current="page"]').allTextContents(), ["Home"]);
       assert.deepEqual(await page.locator('#site-menu a[aria-current="page"]').allTextContents(), ["Home"]);
-      await context.close();
     });
 
     test("reads completely with JavaScript off", async () => {
-      const { page, context, problems } = await openPage(browser, width, { javaScript: false });
+      const { page, problems } = await reusedPage(browser, width, { javaScript: false });
       await page.goto(server.url + "/");
       assert.match(await page.locator("h1").innerText(), /Reinvent your enterprise/);
       assert.equal(await page.locator(".hero .button").count(), 2);
@@ -90,7 +88,6 @@ for (const width of WIDTHS) {
         assert.ok(box.x >= 0 && box.x + box.width <= width, `${await link.innerText()} is on screen`);
       }
       assert.deepEqual(problems, []);
-      await context.close();
     });
   });
 }
@@ -103,7 +100,7 @@ const expanded = async (page) => {
 
 describe("the mobile menu at 375 px", () => {
   test("opens from the toggle and closes when a link is chosen", async () => {
-    const { page, context, problems } = await openPage(browser, 375);
+    const { page, problems } = await reusedPage(browser, 375);
     await page.goto(server.url + "/");
     await hydrated(page);
     const toggle = page.locator(".site-header__toggle");
@@ -124,11 +121,10 @@ describe("the mobile menu at 375 px", () => {
     assert.equal(await expanded(page), false);
     assert.equal(await nav.isVisible(), false);
     assert.deepEqual(problems, []);
-    await context.close();
   });
 
   test("Escape closes the menu and returns focus to the toggle", async () => {
-    const { page, context } = await openPage(browser, 375);
+    const { page } = await reusedPage(browser, 375);
     await page.goto(server.url + "/");
     await hydrated(page);
     const toggle = page.locator(".site-header__toggle");
@@ -136,13 +132,12 @@ describe("the mobile menu at 375 px", () => {
     await page.keyboard.press("Escape");
     assert.equal(await expanded(page), false);
     assert.equal(await toggle.evaluate((el) => el === document.activeElement), true);
-    await context.close();
   });
 });
 
 describe("the mobile menu by keyboard alone", () => {
   test("Tab reaches the toggle, Enter opens the menu, Tab walks its links", async () => {
-    const { page, context } = await openPage(browser, 375);
+    const { page } = await reusedPage(browser, 375);
     await page.goto(server.url + "/");
     await hydrated(page);
     const focused = () => page.evaluate(() => document.activeElement.textContent.trim() || document.activeElement.getAttribute("aria-label"));
@@ -163,19 +158,17 @@ describe("the mobile menu by keyboard alone", () => {
     await page.keyboard.press("Escape");
     assert.equal(await focused(), "Menu");
     assert.equal(await page.locator("#site-menu").isVisible(), false);
-    await context.close();
   });
 });
 
 describe("at 1280 px", () => {
   test("the navigation is shown in the bar and there is no menu toggle", async () => {
-    const { page, context } = await openPage(browser, 1280);
+    const { page } = await reusedPage(browser, 1280);
     await page.goto(server.url + "/");
     await hydrated(page);
     assert.equal(await page.locator(".site-header__toggle").isVisible(), false);
     assert.equal(await page.locator(".site-header__nav").isVisible(), true);
     assert.equal(await page.locator(".site-header__cta").isVisible(), true);
-    await context.close();
   });
 });
 

@@ -227,9 +227,12 @@ const WRANGLER = path.resolve(import.meta.dirname, "..", "deploy", "node_modules
 export async function startWorkerd(dist) {
   const dir = mkdtempSync(path.join(tmpdir(), "site-workerd-"));
   const port = await freePort();
+  // Its DevTools port too: left to wrangler, two started at once (tests run side
+  // by side) may both take the same one, and the second fails.
+  const inspector = await freePort();
   const child = spawn(
     WRANGLER,
-    ["pages", "dev", dist, "--ip", "127.0.0.1", "--port", String(port), "--compatibility-date", "2026-10-01", "--log-level", "warn"],
+    ["pages", "dev", dist, "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector), "--compatibility-date", "2026-10-01", "--log-level", "warn"],
     { cwd: dir, env: { ...withoutFaketime(), CI: "1", HOME: dir, WRANGLER_SEND_METRICS: "false" }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";

@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
-import { hydrated, launchBrowser, openPage, startServer } from "./support.mjs";
+import { hydrated, launchBrowser, reusedPage, startServer } from "./support.mjs";
 
 const root = path.join(import.meta.dirname, "..");
 const strings = (code) => parse(readFileSync(path.join(root, "content", "strings", `${code}.yaml`), "utf8"));
@@ -56,7 +56,7 @@ describe("the language switcher", () => {
 
   for (const javaScript of [true, false]) {
     test(`leads to the same page in each language, or to its home${javaScript ? "" : ", without JavaScript"}`, async () => {
-      const { page, context, problems } = await openPage(browser, 1280, { javaScript });
+      const { page, problems } = await reusedPage(browser, 1280, { javaScript });
       await page.goto(server.url + "/about/");
       if (javaScript) await hydrated(page);
       await switchTo(page, "Deutsch");
@@ -72,12 +72,11 @@ describe("the language switcher", () => {
       assert.equal(new URL(page.url()).pathname, "/de/");
       // Leaving a page cancels its lazy pictures' requests: not a problem.
       assert.deepEqual(problems.filter((p) => !p.endsWith("net::ERR_ABORTED")), []);
-      await context.close();
     });
   }
 
   test("each language's name is marked with its language and where it leads", async () => {
-    const { page, context } = await openPage(browser, 375);
+    const { page } = await reusedPage(browser, 375);
     await page.goto(server.url + "/de/services/");
     await hydrated(page);
     const links = await page.locator(".language-switcher__panel a").evaluateAll((as) =>
@@ -92,7 +91,6 @@ describe("the language switcher", () => {
     const name = strings("de").header.languages.replace("{name}", "Deutsch");
     const snapshot = await page.locator(".language-switcher").ariaSnapshot();
     assert.ok(snapshot.includes(`"${name}"`), snapshot);
-    await context.close();
   });
 });
 
@@ -106,7 +104,7 @@ describe("Arabic is laid out right to left", () => {
   test("the logo, the menu button and a card's arrow are mirrored against the English page", async () => {
     const seen = {};
     for (const [lang, route] of [["en", "/"], ["ar", "/ar/"]]) {
-      const { page, context, problems } = await openPage(browser, 375);
+      const { page, problems } = await reusedPage(browser, 375);
       await page.goto(server.url + route);
       await hydrated(page);
       const brand = await box(page, ".site-header__brand");
@@ -125,14 +123,13 @@ describe("Arabic is laid out right to left", () => {
         return rtl ? at.right <= text.left + 1 : at.left >= text.right - 1;
       }, lang === "ar");
       assert.deepEqual(problems, [], route);
-      await context.close();
     }
     assert.deepEqual(seen.en, { brandLeft: true, toggleLeft: false, arrow: "none", arrowAfterWords: true });
     assert.deepEqual(seen.ar, { brandLeft: false, toggleLeft: true, arrow: "matrix(-1, 0, 0, 1, 0, 0)", arrowAfterWords: true });
   });
 
   test("Arabic text is set in the Arabic face, preloaded on Arabic pages only", async () => {
-    const { page, context } = await openPage(browser, 1280);
+    const { page } = await reusedPage(browser, 1280);
     await page.goto(server.url + "/ar/");
     await hydrated(page);
     await page.evaluate(() => document.fonts.ready);
@@ -145,7 +142,6 @@ describe("Arabic is laid out right to left", () => {
     assert.ok((await preloads()).every((href) => href.includes("arabic")), (await preloads()).join(", "));
     await page.goto(server.url + "/de/");
     assert.ok((await preloads()).every((href) => !href.includes("arabic")), (await preloads()).join(", "));
-    await context.close();
   });
 });
 
@@ -153,7 +149,7 @@ describe("search finds the visitor's language only", () => {
   for (const [code, query] of [["de", "Cloud"], ["ar", "السحابية"]]) {
     test(`on /${code}/, “${query}” finds ${code} pages, each in its own words`, async () => {
       const { search } = strings(code);
-      const { page, context, problems } = await openPage(browser, 1280);
+      const { page, problems } = await reusedPage(browser, 1280);
       await page.goto(server.url + `/${code}/`);
       await hydrated(page);
       await page.waitForSelector("header.site-header[data-ready]");
@@ -166,7 +162,6 @@ describe("search finds the visitor's language only", () => {
       assert.ok(hrefs.every((href) => href.startsWith(`/${code}/`)), hrefs.join(", "));
       assert.equal(await field.getAttribute("placeholder"), search.placeholder);
       assert.deepEqual(problems, []);
-      await context.close();
     });
   }
 });
@@ -175,7 +170,7 @@ describe("the contact form in German and Arabic", () => {
   for (const code of ["de", "ar"]) {
     test(`/${code}/contact/ validates and sends, its toasts in ${code}`, async () => {
       const { form, toast } = strings(code);
-      const { page, context, problems } = await openPage(browser, 375);
+      const { page, problems } = await reusedPage(browser, 375);
       await page.goto(server.url + `/${code}/contact/`);
       await hydrated(page);
       const submit = page.locator(".contact-form__submit");
@@ -198,7 +193,6 @@ describe("the contact form in German and Arabic", () => {
       await page.locator(".toast__title", { hasText: toast.sent_title }).waitFor();
       assert.equal(await page.locator(".toast__description").innerText(), toast.sent_text);
       assert.deepEqual(problems, []);
-      await context.close();
     });
   }
 });

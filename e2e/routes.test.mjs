@@ -7,7 +7,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { sitemapPages } from "../deploy/crawl.mjs";
-import { axeViolations, BUILT_AT, hydrated, launchBrowser, openPage, startServer, WIDTHS } from "./support.mjs";
+import { axeViolations, BUILT_AT, hydrated, launchBrowser, openPage, reusedPage, startServer, WIDTHS } from "./support.mjs";
 
 let server;
 let browser;
@@ -276,8 +276,10 @@ function layoutProblems(page, width) {
 
 describe("every route", () => {
   test(`at ${WIDTHS.join(", ")} px: no console error, hydration warning or accessibility violation, nothing wider than the screen, controls in the brand face at 16 px or more, no clipped text`, async () => {
+    // One tab goes from route to route, as a visitor does (about half of this
+    // test's processor time went to a new browser context for each).
     for (const route of routes) {
-      const { page, context, problems } = await openPage(browser, WIDTHS[0]);
+      const { page, problems } = await reusedPage(browser, WIDTHS[0]);
       await page.goto(server.url + route);
       await hydrated(page);
       assert.equal(await count(page, "h1"), 1, route);
@@ -288,20 +290,18 @@ describe("every route", () => {
         assert.deepEqual(await axeViolations(page), [], `${route} at ${width} px`);
       }
       assert.deepEqual(problems, [], route);
-      await context.close();
     }
   });
 
   test("the six main pages open on a hero with its picture at 1280 px", async () => {
     for (const route of ["/", "/about/", "/services/", "/industries/", "/insights/", "/contact/"]) {
-      const { page, context } = await openPage(browser, 1280);
+      const { page } = await reusedPage(browser, 1280);
       await page.goto(server.url + route);
       const picture = page.locator(".hero .hero__media img");
       assert.equal(await picture.isVisible(), true, route);
       const shown = await picture.evaluate((img) => img.complete && img.naturalWidth > 0 && img.getBoundingClientRect().width >= 300);
       assert.ok(shown, `${route}: the hero's picture is loaded and at least 300 px wide`);
       assert.equal(await picture.getAttribute("fetchpriority"), "high", route);
-      await context.close();
     }
   });
 });
@@ -310,12 +310,11 @@ for (const width of [375, 1280]) {
   describe(`the main pages at ${width} px`, () => {
     for (const [route, spec] of Object.entries(PAGES)) {
       test(`${route} has every section of the spec, in order`, async () => {
-        const { page, context } = await openPage(browser, width);
+        const { page } = await reusedPage(browser, width);
         await page.goto(server.url + route);
         if (spec.h1) assert.equal(await page.locator("h1").innerText(), spec.h1);
         assert.deepEqual(await texts(page, "main h2"), spec.h2);
         await spec.more(page);
-        await context.close();
       });
     }
   });

@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { appendFileSync } from "node:fs";
 import path from "node:path";
-import { axeViolations, copySite, hydrated, launchBrowser, openPage, startServer } from "./support.mjs";
+import { axeViolations, copySite, hydrated, launchBrowser, openPage, reusedPage, startServer } from "./support.mjs";
 
 let server;
 let browser;
@@ -63,7 +63,7 @@ describe("search", () => {
   });
 
   test("“Singapore” finds the contact page, and the word is marked in its excerpt", async () => {
-    const { page, context, problems } = await openPage(browser, 1280);
+    const { page, problems } = await reusedPage(browser, 1280);
     await ready(page);
     await page.getByRole("button", { name: "Search" }).first().click();
     const results = await resultsFor(page, "Singapore");
@@ -71,39 +71,35 @@ describe("search", () => {
     const marked = await page.$$eval(".search-result[href='/contact/'] mark", (m) => m.map((e) => e.textContent));
     assert.ok(marked.some((m) => m.toLowerCase() === "singapore"), JSON.stringify(marked));
     assert.deepEqual(problems, []);
-    await context.close();
   });
 
   test("“cybersecurity” finds the cybersecurity service first", async () => {
-    const { page, context, problems } = await openPage(browser, 1280);
+    const { page, problems } = await reusedPage(browser, 1280);
     await ready(page);
     await page.keyboard.press("Control+k");
     const results = await resultsFor(page, "cybersecurity");
     assert.equal(results[0]?.href, "/services/cybersecurity/", JSON.stringify(results));
     assert.deepEqual(problems, []);
-    await context.close();
   });
 
   test("an Insights article is found by a word of its body alone", async () => {
-    const { page, context, problems } = await openPage(browser, 1280);
+    const { page, problems } = await reusedPage(browser, 1280);
     await ready(page);
     // A word of the body of one article, in no title, description or other page.
     await page.keyboard.press("/");
     const results = await resultsFor(page, "chatbot");
     assert.deepEqual(results.map((r) => r.href), ["/insights/ai-ready-enterprise/"]);
     assert.deepEqual(problems, []);
-    await context.close();
   });
 
   test("only the main content is indexed: a word of the footer alone finds nothing", async () => {
-    const { page, context, problems } = await openPage(browser, 1280);
+    const { page, problems } = await reusedPage(browser, 1280);
     await ready(page);
     await page.keyboard.press("Control+k");
     // "All rights reserved" is the footer's, on every page, and in no page's content.
     assert.deepEqual(await resultsFor(page, "reserved"), []);
     assert.equal(await page.locator(".search-dialog__summary").textContent(), "No pages found for “reserved”");
     assert.deepEqual(problems, []);
-    await context.close();
   });
 
   test("site serve indexes the site again after a saved edit", async () => {
@@ -138,7 +134,7 @@ describe("search", () => {
   });
 
   test("the keyboard alone goes from opening the search to the page found", async () => {
-    const { page, context, problems } = await openPage(browser, 1280);
+    const { page, problems } = await reusedPage(browser, 1280);
     await ready(page);
     await page.keyboard.press("/");
     const field = page.getByRole("searchbox", { name: "Search the site" });
@@ -155,11 +151,10 @@ describe("search", () => {
     await page.keyboard.press("ArrowDown");
     await Promise.all([page.waitForURL(server.url + "/services/cybersecurity/"), page.keyboard.press("Enter")]);
     assert.deepEqual(problems, []);
-    await context.close();
   });
 
   test("Escape closes the dialog and gives focus back to the button", async () => {
-    const { page, context, problems } = await openPage(browser, 1280);
+    const { page, problems } = await reusedPage(browser, 1280);
     await ready(page);
     const button = page.locator(".site-header__search");
     await button.focus();
@@ -172,12 +167,11 @@ describe("search", () => {
     await page.waitForFunction(() => document.activeElement?.matches(".site-header__search"), null, { timeout: 2000 }).catch(() => {});
     assert.equal(await button.evaluate((el) => el === document.activeElement), true);
     assert.deepEqual(problems, []);
-    await context.close();
   });
 
   for (const width of [320, 375, 768, 1280]) {
     test(`at ${width} px the open dialog has no accessibility violation and fits the screen`, async () => {
-      const { page, context, problems } = await openPage(browser, width);
+      const { page, problems } = await reusedPage(browser, width);
       await ready(page);
       await page.keyboard.press("Control+k");
       await resultsFor(page, "data");
@@ -185,12 +179,11 @@ describe("search", () => {
       const box = await page.locator(".search-dialog").boundingBox();
       assert.ok(box.x >= 0 && box.x + box.width <= width, JSON.stringify(box));
       assert.deepEqual(problems, []);
-      await context.close();
     });
   }
 
   test("on a phone the menu's Search opens the dialog", async () => {
-    const { page, context, problems } = await openPage(browser, 375);
+    const { page, problems } = await reusedPage(browser, 375);
     await ready(page);
     await page.locator(".site-header__toggle").click();
     await page.locator(".site-header__panel-search").click();
@@ -198,7 +191,6 @@ describe("search", () => {
     assert.ok(results.some((r) => r.href === "/contact/"));
     assert.equal(await page.locator(".site-header__menu").evaluate((d) => d.open), false, "the menu closed");
     assert.deepEqual(problems, []);
-    await context.close();
   });
 
   // What assistive technology announces, read from Chromium's accessibility tree:
@@ -210,14 +202,13 @@ describe("search", () => {
         const tree = await page.locator("header.site-header").ariaSnapshot();
         return tree.split("\n").filter((l) => /search/i.test(l)).map((l) => l.trim());
       };
-      const plain = await openPage(browser, 375, { javaScript: false });
+      const plain = await reusedPage(browser, 375, { javaScript: false });
       await plain.page.goto(server.url + route);
       await plain.page.locator(".site-header__toggle").click();
       assert.deepEqual(await roles(plain.page), ['- link "Search":', '- link "Search":']);
       assert.deepEqual(await plain.page.getByRole("link", { name: "Search" }).evaluateAll((as) => as.map((a) => a.getAttribute("href"))), ["/sitemap/", "/sitemap/"]);
-      await plain.context.close();
 
-      const { page, context, problems } = await openPage(browser, 375);
+      const { page, problems } = await reusedPage(browser, 375);
       await ready(page, route);
       await page.locator(".site-header__toggle").click();
       assert.deepEqual(await roles(page), ['- button "Search"', '- button "Search"']);
@@ -233,12 +224,11 @@ describe("search", () => {
       await page.getByRole("dialog", { name: "Search the site" }).waitFor();
       assert.equal(await page.locator(".site-header__search").getAttribute("aria-expanded"), "true");
       assert.deepEqual(problems, []);
-      await context.close();
     });
   }
 
   test("the dialog has one way to clear the field and one to close, each its own look", async () => {
-    const { page, context, problems } = await openPage(browser, 1280);
+    const { page, problems } = await reusedPage(browser, 1280);
     await ready(page);
     await page.keyboard.press("Control+k");
     await resultsFor(page, "cloud");
@@ -257,13 +247,11 @@ describe("search", () => {
     assert.equal(await field.evaluate((el) => el === document.activeElement), true, "focus stays in the field");
     assert.equal(await page.getByRole("button", { name: "Clear" }).count(), 0, "nothing to clear");
     assert.deepEqual(problems, []);
-    await context.close();
   });
 
   test("without JavaScript the search button leads to the sitemap page", async () => {
-    const { page, context } = await openPage(browser, 1280, { javaScript: false });
+    const { page } = await reusedPage(browser, 1280, { javaScript: false });
     await page.goto(server.url + "/");
     await Promise.all([page.waitForURL(server.url + "/sitemap/"), page.locator(".site-header__search").click()]);
-    await context.close();
   });
 });

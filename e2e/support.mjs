@@ -199,6 +199,33 @@ export async function openPage(browser, width, { javaScript = true, at } = {}) {
   return { page, context, problems };
 }
 
+const reused = new Map();
+
+/**
+ * A page at `width` kept for the next call with the same options in this test
+ * file, emptied first: it goes to about:blank, its problems are cleared and its
+ * width set again. A new browser context starts a renderer process and compiles
+ * every script again, which costs three to four times what a page loaded in the
+ * same tab costs; for tests that only read pages of the site (which keeps nothing
+ * in storage), one tab going from address to address spares most of that. `at`
+ * is as for `openPage`. Not for a test that routes or listens to requests or
+ * needs an empty cache: its page would keep that for the next. Closed with the
+ * browser.
+ */
+export async function reusedPage(browser, width, { javaScript = true, at } = {}) {
+  const key = `${width}/${javaScript}/${at?.getTime()}`;
+  let entry = reused.get(key);
+  if (!entry || entry.browser !== browser || entry.page.isClosed()) {
+    entry = { browser, ...(await openPage(browser, width, { javaScript, at })) };
+    reused.set(key, entry);
+  }
+  // What the last test left loading is cut here, and not counted against this one.
+  await entry.page.goto("about:blank");
+  entry.problems.length = 0;
+  await entry.page.setViewportSize({ width, height: 800 });
+  return { page: entry.page, problems: entry.problems };
+}
+
 /**
  * Waits until every island on the page has hydrated. Islands that hydrate when
  * visible are scrolled into view first; the page ends scrolled back to the top.
@@ -229,8 +256,17 @@ export async function hydrated(page) {
   // The header renders once more when its first effect runs (`data-ready`), which
   // a loaded machine may take longer than a frame to show.
   await page.waitForFunction(() => !document.querySelector(".site-header") || document.querySelector(".site-header[data-ready]"));
-  // Other effects run right after hydration; give them a frame.
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+  // Other effects run right after hydration; give them a frame. Then let the
+  // transitions they and the scrolling above started end (the header's
+  // background fades for 0.25 s): what is measured next, such as axe's colour
+  // contrast, must see the page as it stays, not halfway.
+  await page.evaluate(async () => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+    await frame();
+    await frame();
+    const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+    await Promise.all(finite.map((a) => a.finished.catch(() => {})));
+  });
 }
 
 /** Fills in the contact form as a visitor would; `email` tells one message from another. */
