@@ -188,13 +188,13 @@ storage-policies: setup packages site-build
 # host: each file starts its own servers, and two files run at a time.
 # Two test files at a time: a third saves little on two cores (the browser is
 # busy) and makes the timing of the busiest tests less even.
-# The longest files start first, so that no long one is left running alone at
-# the end.
+# The longest files start first (e2e/run.mjs keeps the order, which `node --test`
+# would sort), so that no long one is left running alone at the end.
 E2E_JOBS ?= 2
 E2E_FIRST := e2e/routes.test.mjs e2e/slow.test.mjs e2e/admin.test.mjs
 E2E_FILES := $(E2E_FIRST) $(filter-out $(E2E_FIRST),$(sort $(wildcard e2e/*.test.mjs deploy/tests/*.test.mjs)))
 e2e: setup deploy-setup packages site-build
-	@SITE_BIN=$(DEBUG_SITE) $(PHASE) "browser, host and deploy tests (Chromium, nginx, workerd)" $(FAKETIME) node --test --test-concurrency=$(E2E_JOBS) $(E2E_FILES)
+	@SITE_BIN=$(DEBUG_SITE) $(PHASE) "browser, host and deploy tests (Chromium, nginx, workerd)" $(FAKETIME) node e2e/run.mjs $(E2E_JOBS) $(E2E_FILES)
 
 # One run of make, each job started when what it needs is there: the debug build
 # beside the installs (which wait on the network) and the TypeScript checks; then
