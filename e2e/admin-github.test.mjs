@@ -84,12 +84,17 @@ async function editHome(served) {
   return { page, context, problems };
 }
 
-async function until(condition, page, what) {
-  for (let i = 0; i < 200; i++) {
-    if (condition()) return;
+/** Whether `condition` holds within `ms`, asked every 100 ms. */
+async function within(condition, page, ms) {
+  for (let waited = 0; !condition(); waited += 100) {
+    if (waited >= ms) return false;
     await page.waitForTimeout(100);
   }
-  assert.fail(`waited 20 s for ${what}`);
+  return true;
+}
+
+async function until(condition, page, what) {
+  if (!(await within(condition, page, 20_000))) assert.fail(`waited 20 s for ${what}`);
 }
 
 describe("publishing from the editor", () => {
@@ -158,14 +163,13 @@ describe("publishing with the editorial workflow", () => {
       await status.click({ timeout: 20_000 });
     });
     const ready = () => pull.labels.some((l) => /pending_publish/.test(l));
-    await page.locator('[role^="menuitem"], [role="option"]').filter({ hasText: /Ready/ }).first().click();
-    // A busy machine may take the choice before the menu answers it: if no label
-    // has come in 5 s, the status is chosen again (choosing Ready twice is Ready).
-    for (let i = 0; i < 2 && !ready(); i++) {
-      for (let w = 0; w < 50 && !ready(); w++) await page.waitForTimeout(100);
-      if (ready()) break;
+    const readyItem = page.locator('[role^="menuitem"], [role="option"]').filter({ hasText: /Ready/ }).first();
+    await readyItem.click();
+    // A busy machine may take the choice before the menu answers it: with no label
+    // after 5 s, Ready is chosen again, twice at most (choosing Ready twice is Ready).
+    for (let again = 0; again < 2 && !(await within(ready, page, 5_000)); again++) {
       await status.click({ timeout: 5_000 }).catch(() => {});
-      await page.locator('[role^="menuitem"], [role="option"]').filter({ hasText: /Ready/ }).first().click({ timeout: 5_000 }).catch(() => {});
+      await readyItem.click({ timeout: 5_000 }).catch(() => {});
     }
     await until(ready, page, "the Ready label");
     await page.getByRole("button", { name: /^Publish/ }).first().click();

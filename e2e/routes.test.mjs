@@ -7,7 +7,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { sitemapPages } from "../deploy/crawl.mjs";
-import { axeViolations, BUILT_AT, hydrated, launchBrowser, openPage, reusedPage, startServer, WIDTHS } from "./support.mjs";
+import { axeViolations, BUILT_AT, hydrated, launchBrowser, reusedPage, startServer, WIDTHS } from "./support.mjs";
 
 let server;
 let browser;
@@ -200,7 +200,7 @@ const PAGES = {
 };
 
 test("every page the header and footer link to exists", async () => {
-  const { page, context } = await openPage(browser, 1280);
+  const { page } = await reusedPage(browser, 1280);
   await page.goto(server.url + "/");
   const hrefs = await page.locator("header a, footer a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
   const internal = [...new Set(hrefs.filter((h) => h.startsWith("/")))];
@@ -209,11 +209,10 @@ test("every page the header and footer link to exists", async () => {
     const r = await fetch(server.url + href, { redirect: "manual" });
     assert.equal(r.status, 200, href);
   }
-  await context.close();
 });
 
 test("the footer is the spec's: four groups of five links, legal links, contact, social, copyright", async () => {
-  const { page, context } = await openPage(browser, 1280);
+  const { page } = await reusedPage(browser, 1280);
   await page.goto(server.url + "/about/");
   assert.deepEqual(await texts(page, ".site-footer__group h2"), ["Company", "Services", "Industries", "Resources"]);
   const groups = await page.locator(".site-footer__group").evaluateAll((navs) =>
@@ -235,7 +234,6 @@ test("the footer is the spec's: four groups of five links, legal links, contact,
   }
   assert.match(await page.locator(".site-footer__contact").innerText(), /Hyderabad[\s\S]*\+91[\s\S]*@/);
   assert.match(await page.locator(".site-footer__copyright").innerText(), new RegExp(`© ${BUILT_AT.getUTCFullYear()} Meridian Digital`));
-  await context.close();
 });
 
 /**

@@ -111,7 +111,7 @@ async function start(): Promise<void> {
   cms.registerFieldType("yaml", YamlField);
   if (served) {
     setDraftText((path, data) => (path.endsWith(".md") ? markdown : yaml).draft(data));
-    for (const name of (await loadPreview()).collections) cms.registerPreviewTemplate(name, PagePreview);
+    for (const name of Object.keys((await loadPreview()).folders)) cms.registerPreviewTemplate(name, PagePreview);
   }
   cms.init();
 }

@@ -10,8 +10,7 @@ import type { Data } from "./kept.ts";
 
 type Preview = {
   routes: Record<string, string>;
-  collections: string[];
-  /** Each collection's folder and file extension, for an entry not saved yet. */
+  /** Each folder collection (each with a page preview): its folder and file extension, for an entry not saved yet. */
   folders: Record<string, { folder: string; extension?: string }>;
 };
 /** The text the editor would save for `data`, the entry at `path`. */
@@ -21,8 +20,8 @@ type DraftText = (path: string, data: Data) => string;
 const TYPING_PAUSE_MS = 150;
 
 const frames = new Map<HTMLIFrameElement, string>();
-/** Where each frame's page was scrolled to, kept across its new pages. */
-const scrolled = new Map<HTMLIFrameElement, number>();
+/** Where each frame's page was scrolled to, kept across its new pages (and gone with the frame). */
+const scrolled = new WeakMap<HTMLIFrameElement, number>();
 const drafts = new Map<string, Data>();
 const timers = new Map<string, ReturnType<typeof setTimeout>>();
 /** The latest preview asked for each path: an older answer is dropped. */

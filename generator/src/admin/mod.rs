@@ -169,8 +169,7 @@ pub fn files(
                 ))
             })
             .collect();
-        let collections: Vec<&String> = folders.keys().collect();
-        let preview = json!({ "routes": routes, "collections": collections, "folders": folders });
+        let preview = json!({ "routes": routes, "folders": folders });
         files_extra.push(File::Text(
             "admin/preview.json".into(),
             (preview.to_string() + "\n").into(),
