@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { appendFileSync } from "node:fs";
 import path from "node:path";
-import { axeViolations, copySite, hydrated, launchBrowser, openPage, reusedPage, startServer } from "./support.mjs";
+import { axeViolations, copySite, hydrated, launchBrowser, liveEvents, openPage, reusedPage, startServer } from "./support.mjs";
 
 let server;
 let browser;
@@ -104,30 +104,23 @@ describe("search", () => {
 
   test("site serve indexes the site again after a saved edit", async () => {
     const copy = await startServer({ siteRoot: copySite() });
-    const { page, context } = await openPage(browser, 1280);
+    const { page, context, problems } = await openPage(browser, 1280);
+    const live = await liveEvents(copy.url);
     try {
+      // The rebuild indexes the pages it wrote before it tells open pages to reload.
+      const reloaded = live.next();
       appendFileSync(path.join(copy.root, "content/pages/accessibility.md"), "\nOur new Quokkaville studio opens in spring.\n");
-      // The rebuild's reload may interrupt a try, its navigation as well as its
-      // search; the next one asks again.
-      const found = async () => {
-        try {
-          await page.goto(copy.url + "/");
-          return await page.evaluate(async () => {
-            const pagefind = await import("/pagefind/pagefind.js");
-            const search = await pagefind.search("quokkaville");
-            return Promise.all(search.results.map(async (r) => (await r.data()).url));
-          });
-        } catch {
-          return [];
-        }
-      };
-      let urls = [];
-      for (let i = 0; i < 50 && urls.length === 0; i++) {
-        urls = await found();
-        if (urls.length === 0) await page.waitForTimeout(200);
-      }
+      assert.equal(await reloaded, "reload");
+      await page.goto(copy.url + "/");
+      const urls = await page.evaluate(async () => {
+        const pagefind = await import("/pagefind/pagefind.js");
+        const search = await pagefind.search("quokkaville");
+        return Promise.all(search.results.map(async (r) => (await r.data()).url));
+      });
       assert.deepEqual(urls, ["/accessibility/"]);
+      assert.deepEqual(problems, []);
     } finally {
+      live.close();
       await context.close();
       await copy.stop();
     }

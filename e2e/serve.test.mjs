@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { HOSTS, hostHeaders, parseHeaders } from "./hosts.mjs";
-import { copySite, hydrated, launchBrowser, openPage, rawGet, startServer } from "./support.mjs";
+import { copySite, hydrated, launchBrowser, liveConnected, liveEvents, openPage, rawGet, startServer, writeSlowly } from "./support.mjs";
 
 let server;
 let browser;
@@ -135,10 +135,33 @@ describe("responses", () => {
 describe("live preview", () => {
   const index = () => path.join(site, "content/pages/index.yaml");
 
+  test("one save reloads open pages once, however slowly it is written, and a save that changes nothing served reloads none", async () => {
+    const live = await liveEvents(server.url);
+    try {
+      const text = readFileSync(index(), "utf8");
+      // Truncated, then written 50 ms later: read in between, the page would be
+      // empty (an error), and each half would be a build and a reload.
+      let reloaded = live.next();
+      await writeSlowly(index(), text.replace("title: Digital services", "title: Digital services, data"));
+      assert.equal(await reloaded, "reload");
+      // A comment changes no page: the build runs and reloads nothing.
+      const built = server.nextBuild();
+      writeFileSync(index(), text.replace("title: Digital services", "title: Digital services, data") + "# a note for editors\n");
+      await built;
+      reloaded = live.next();
+      writeFileSync(index(), text);
+      assert.equal(await reloaded, "reload");
+      assert.deepEqual(live.events, ["reload", "reload"], "one reload for each save that changed a page, nothing else");
+    } finally {
+      live.close();
+    }
+  });
+
   test("a saved content edit reloads the open page", async () => {
     const { page, context, problems } = await openPage(browser, 1280);
     await page.goto(server.url + "/");
     await hydrated(page);
+    await liveConnected(page);
     const reloaded = page.waitForEvent("load");
     writeFileSync(index(), readFileSync(index(), "utf8").replace("Reinvent your enterprise", "Reimagine your enterprise"));
     await reloaded;
@@ -151,6 +174,7 @@ describe("live preview", () => {
     const { page, context } = await openPage(browser, 1280);
     await page.goto(server.url + "/");
     await hydrated(page);
+    await liveConnected(page);
     const good = readFileSync(index(), "utf8");
     writeFileSync(index(), good.replace("type: card_grid", "type: carousel"));
     const overlay = page.locator("#site-build-error");
@@ -173,6 +197,7 @@ describe("live preview", () => {
     const { page, context, problems } = await openPage(browser, 1280);
     await page.goto(server.url + "/");
     await hydrated(page);
+    await liveConnected(page);
     const good = readFileSync(index(), "utf8");
     assert.ok(good.includes("href: /contact"), "the home page links to /contact");
     let reloaded = page.waitForEvent("load");
@@ -203,6 +228,7 @@ describe("live preview", () => {
     const { page, context, problems } = await openPage(browser, 375);
     await page.goto(server.url + "/");
     await hydrated(page);
+    await liveConnected(page);
     const header = path.join(site, "islands/Header.tsx");
     const reloaded = page.waitForEvent("load", { timeout: 20_000 });
     writeFileSync(header, readFileSync(header, "utf8").replace("aria-label={words.menu}", 'aria-label="Site menu"'));

@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
+import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
@@ -106,12 +107,24 @@ export async function startServer({ siteRoot = root, env = {}, keepRoot = false,
     });
     child.on("exit", (code) => reject(new Error(`site serve exited with ${code}:\n${stdout}${stderr}`)));
   });
+  // Each build's report ends with its "Built …" line on stdout: a test that
+  // saves a file waits for the build that save causes with `nextBuild()`,
+  // asked for before the save.
+  let builds = [];
+  child.stdout.on("data", (d) => {
+    for (const line of String(d).split("\n").filter((l) => l.startsWith("Built "))) {
+      for (const resolve of builds) resolve(line);
+      builds = [];
+    }
+  });
   return {
     url,
     out,
     root: siteRoot,
     pid: child.pid,
     output: () => stderr,
+    /** The next build's "Built …" line, once that build has ended. */
+    nextBuild: () => new Promise((resolve) => builds.push(resolve)),
     async stop() {
       if (child.exitCode === null) {
         child.kill("SIGINT");
@@ -121,6 +134,72 @@ export async function startServer({ siteRoot = root, env = {}, keepRoot = false,
       if (siteRoot !== root && !keepRoot) rmSync(siteRoot, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The live-reload events `site serve` at `url` sends, as open pages hear them.
+ * Resolves once the stream is open and its first event (what the last build left:
+ * `build-ok`, `build-warnings` or `build-error`) has come, so that every later
+ * rebuild is heard. `events` are the types heard since, in order; `next()`
+ * resolves with the next one.
+ */
+export async function liveEvents(url) {
+  const controller = new AbortController();
+  const response = await fetch(url + "/__site/events", { signal: controller.signal });
+  const events = [];
+  let waiting = [];
+  let first;
+  const opened = new Promise((resolve) => (first = resolve));
+  (async () => {
+    const decoder = new TextDecoder();
+    let text = "";
+    try {
+      for await (const chunk of response.body) {
+        text += decoder.decode(chunk, { stream: true });
+        let end;
+        while ((end = text.indexOf("\n\n")) >= 0) {
+          const type = text.slice(0, end).match(/^event: (.*)$/m)?.[1];
+          text = text.slice(end + 2);
+          if (!type) continue; // a keep-alive comment
+          if (first) {
+            first(type);
+            first = null;
+            continue;
+          }
+          events.push(type);
+          for (const resolve of waiting) resolve(type);
+          waiting = [];
+        }
+      }
+    } catch {
+      // Closed by `close()`.
+    }
+  })();
+  await opened;
+  return {
+    events,
+    next: () => new Promise((resolve) => waiting.push(resolve)),
+    close: () => controller.abort(),
+  };
+}
+
+/**
+ * Waits until the page's live-reload script has heard from `site serve`: only
+ * then does a save made next reach it.
+ */
+export async function liveConnected(page) {
+  await page.locator("html[data-site-live]").waitFor({ state: "attached" });
+}
+
+/**
+ * Writes `text` to `file` as a writer that a busy machine pauses does: the file
+ * is truncated, and written `pause` ms later, then closed.
+ */
+export async function writeSlowly(file, text, pause = 50) {
+  const handle = await open(file, "w");
+  await new Promise((r) => setTimeout(r, pause));
+  await handle.writeFile(text);
+  await handle.close();
 }
 
 /**

@@ -63,6 +63,10 @@
     );
   }
 
+  // Marks the page once the server has been heard, from which point it hears
+  // every rebuild (the server's first event tells what the last build left).
+  const heard = () => (document.documentElement.dataset.siteLive = "connected");
+  for (const type of ["build-ok", "build-warnings", "build-error"]) events.addEventListener(type, heard);
   events.addEventListener("reload", () => location.reload());
   events.addEventListener("build-warnings", (e) => warn(JSON.parse(e.data)));
   events.addEventListener("build-error", (e) => show(JSON.parse(e.data)));

@@ -47,15 +47,18 @@ impl Live {
         }
     }
 
-    /// A good build, with its warnings (empty for none): open pages reload and
-    /// show the warnings when they connect again.
-    pub fn built(&self, warnings: String) {
+    /// A good build, with its warnings (empty for none), which pages that
+    /// connect are shown. Open pages reload when `reload`: when it changed what
+    /// they show.
+    pub fn built(&self, warnings: String, reload: bool) {
         *self.standing.lock().unwrap_or_else(PoisonError::into_inner) = if warnings.is_empty() {
             Standing::Clean
         } else {
             Standing::Warnings(warnings)
         };
-        let _ = self.tx.send(Message::Reload);
+        if reload {
+            let _ = self.tx.send(Message::Reload);
+        }
     }
 
     /// Whether the last build failed.

@@ -9,6 +9,7 @@ mod files;
 mod live;
 mod watch;
 
+use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::{mpsc, Arc, RwLock};
@@ -103,14 +104,9 @@ where
         files: files.clone(),
         openings: openings.clone(),
     };
-    build(
-        &build_options,
-        &mut session,
-        &served,
-        &mut panel,
-        &*on_event,
-        false,
-    );
+    if let Some(outcome) = build(&build_options, &mut session, &served, &*on_event, false) {
+        announce(&served, &mut panel, outcome, true);
+    }
 
     let mut store = storage_for(&build_options, &*on_event)?;
     // The built-in storage takes CVs for the postings of the last build that
@@ -234,47 +230,77 @@ struct Served {
     openings: Arc<RwLock<Vec<Opening>>>,
 }
 
-/// One build: on success open pages reload, then the report goes to the caller;
-/// on failure the last good site stays and the errors go to the caller and to
-/// the pages' overlay.
+/// What a build leaves for open pages.
+enum Outcome {
+    /// A good build: whether it wrote a file, and its warnings.
+    Built {
+        wrote: bool,
+        warnings: Vec<Diagnostic>,
+    },
+    /// A failed build: the last good site stays; its errors as the overlay shows them.
+    Failed(String),
+}
+
+/// One build. On success the server takes the new output and the report goes to
+/// the caller; on failure the last good site stays and the errors go to the
+/// caller. Open pages are told by [`announce`], once the saves are built.
+/// A quiet build (the check for saves whose event was lost) that finds nothing
+/// new gives `None`.
 fn build(
     options: &pipeline::Options,
     session: &mut Session,
     served: &Served,
-    panel: &mut Panel,
     on_event: &dyn Fn(Event),
     quiet: bool,
-) {
-    let (live, files) = (&served.live, &served.files);
+) -> Option<Outcome> {
     match pipeline::build_in(options, session) {
-        // A check that found nothing new says nothing and reloads no page.
-        Ok(report) if quiet && report.files_written == 0 && report.pages_rendered == 0 => {}
+        Ok(report) if quiet && report.files_written == 0 && report.pages_rendered == 0 => None,
         Ok(report) => {
             *served.openings.write().unwrap_or_else(|p| p.into_inner()) = report.openings.clone();
-            files.built(
+            served.files.built(
                 report.host,
                 report.served_headers.clone(),
                 &report.redirects,
             );
-            let warnings: Vec<String> = report.warnings.iter().map(|w| w.to_string()).collect();
-            if warnings != panel.warnings {
-                panel.text = diagnostics::render_each(&report.warnings, false);
-                panel.warnings = warnings;
-            }
-            live.built(panel.text.clone());
             on_event(Event::Built(&report));
+            Some(Outcome::Built {
+                wrote: report.files_written > 0,
+                warnings: report.warnings,
+            })
         }
-        Err(_) if quiet && live.is_failed() => {}
+        Err(_) if quiet && served.live.is_failed() => None,
         Err(diags) => {
             on_event(Event::Failed(&diags));
-            live.failed(diagnostics::render(&diags, false));
+            Some(Outcome::Failed(diagnostics::render(&diags, false)))
         }
+    }
+}
+
+/// Tells open pages what the builds since the last announcement left: after a
+/// good build they reload once, and only when a build wrote a file (`wrote`) or
+/// the page's overlay or warnings change; after a failed one they show its errors.
+/// A save that changed nothing served (a second event of one save, a file saved
+/// unchanged) reloads no page.
+fn announce(served: &Served, panel: &mut Panel, outcome: Outcome, wrote: bool) {
+    match outcome {
+        Outcome::Built { warnings, .. } => {
+            let texts: Vec<String> = warnings.iter().map(|w| w.to_string()).collect();
+            let shown = texts != panel.warnings || served.live.is_failed();
+            if texts != panel.warnings {
+                panel.text = diagnostics::render_each(&warnings, false);
+                panel.warnings = texts;
+            }
+            served.live.built(panel.text.clone(), wrote || shown);
+        }
+        Outcome::Failed(text) => served.live.failed(text),
     }
 }
 
 /// How long `site serve` waits, after a build that looked at the saved files
 /// alone, before it looks at every file: a save whose event the system lost
 /// (a full event queue, a network folder) is served a moment later all the same.
+/// A file that was opened for writing and not yet closed is looked for the same
+/// way, in case its writer never closes it.
 const FULL_CHECK_AFTER: Duration = Duration::from_secs(1);
 
 /// What the rebuild thread is asked to do.
@@ -294,48 +320,80 @@ fn rebuild_loop(
     on_event: &dyn Fn(Event),
 ) {
     let mut checked = true;
+    // Work taken from the channel while looking for saves, not done yet.
+    let mut waiting: VecDeque<Work> = VecDeque::new();
     loop {
-        let work = match checked {
-            true => match rx.recv() {
+        let work = match (waiting.pop_front(), checked) {
+            (Some(work), _) => work,
+            (None, true) => match rx.recv() {
                 Ok(work) => work,
                 Err(_) => return,
             },
-            false => match rx.recv_timeout(FULL_CHECK_AFTER) {
+            (None, false) => match rx.recv_timeout(FULL_CHECK_AFTER) {
                 Ok(work) => work,
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     // Quiet unless it finds what the saves' builds did not.
-                    build(options, &mut session, served, &mut panel, on_event, true);
+                    if let Some(outcome) = build(options, &mut session, served, on_event, true) {
+                        let wrote = matches!(outcome, Outcome::Built { wrote: true, .. });
+                        announce(served, &mut panel, outcome, wrote);
+                    }
                     checked = true;
                     continue;
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => return,
             },
         };
-        let mut saves = match work {
+        let saves = match work {
             Work::Saves(saves) => saves,
             Work::Preview(draft) => {
                 preview(options, &mut session, draft);
                 continue;
             }
         };
-        // Saves that arrived during the last build are handled in one go, and
-        // the previews asked for meanwhile are made after it.
+        // Open pages hear once from the saves that come while they are built:
+        // each build takes every save that arrived before it, and the pages
+        // are told when no save is left, with whether any of the builds wrote.
+        let mut next = Some(saves);
+        let mut wrote = false;
+        let mut outcome = None;
         let mut drafts = Vec::new();
-        while let Ok(more) = rx.try_recv() {
-            match more {
-                Work::Saves(more) => saves.extend(more),
-                Work::Preview(draft) => drafts.push(draft),
+        while let Some(mut saves) = next.take() {
+            while let Ok(more) = rx.try_recv() {
+                match more {
+                    Work::Saves(more) => saves.extend(more),
+                    Work::Preview(draft) => drafts.push(draft),
+                }
+            }
+            if saves.paths.is_empty() {
+                // A file is being written: its save comes when it is closed, and
+                // the check after a second finds it if that never comes.
+                checked = false;
+                continue;
+            }
+            if saves.changes.contains(&Change::Styles) {
+                session.styles_changed();
+            }
+            if saves.changes.contains(&Change::Islands) {
+                session.islands_changed();
+            }
+            let alone = session.saved(&options.root, &saves.paths);
+            let built = build(options, &mut session, served, on_event, false);
+            wrote |= matches!(built, Some(Outcome::Built { wrote: true, .. }));
+            outcome = built.or(outcome);
+            checked = !alone;
+            while let Ok(more) = rx.try_recv() {
+                match more {
+                    Work::Saves(more) => match &mut next {
+                        Some(next) => next.extend(more),
+                        None => next = Some(more),
+                    },
+                    other => waiting.push_back(other),
+                }
             }
         }
-        if saves.changes.contains(&Change::Styles) {
-            session.styles_changed();
+        if let Some(outcome) = outcome {
+            announce(served, &mut panel, outcome, wrote);
         }
-        if saves.changes.contains(&Change::Islands) {
-            session.islands_changed();
-        }
-        let alone = session.saved(&options.root, &saves.paths);
-        build(options, &mut session, served, &mut panel, on_event, false);
-        checked = !alone;
         for draft in drafts {
             preview(options, &mut session, draft);
         }

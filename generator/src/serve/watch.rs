@@ -4,9 +4,13 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use notify_debouncer_full::notify::event::{EventKind, ModifyKind};
+use std::collections::HashSet;
+
+use notify_debouncer_full::notify::event::{
+    AccessKind, AccessMode, CreateKind, EventKind, ModifyKind,
+};
 use notify_debouncer_full::notify::RecursiveMode;
-use notify_debouncer_full::{new_debouncer, DebounceEventResult};
+use notify_debouncer_full::{new_debouncer, DebounceEventResult, DebouncedEvent};
 
 /// What a changed file is; it decides how much of the pipeline runs again. Every
 /// kind rebuilds through the same pipeline, which skips what did not change: a
@@ -59,14 +63,38 @@ pub fn classify(root: &Path, path: &Path) -> Option<Change> {
         .map(|(_, change)| *change)
 }
 
-/// Whether an event can change what a build reads. Reads (which the build itself
-/// does) and metadata changes (access times) cannot, and must not start a build.
-fn changes_content(kind: &EventKind) -> bool {
+/// What an event says of its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Meaning {
+    /// Nothing a build reads changed: a read (which the build itself does), or
+    /// metadata (access times).
+    Nothing,
+    /// The file is being written: truncated, written to or created, and not yet
+    /// closed. Read now, it may be empty or half written.
+    Writing,
+    /// The file is as its writer left it: closed after writing, renamed,
+    /// removed, or changed on a system whose watcher does not report closes.
+    Saved,
+}
+
+/// Whether the system tells when a file written to is closed (Linux's inotify
+/// does). Where it does, one save is one build however long the writer takes
+/// between truncating the file and writing it; elsewhere a write is a save.
+const REPORTS_CLOSE: bool = cfg!(target_os = "linux");
+
+fn meaning(kind: &EventKind, reports_close: bool) -> Meaning {
     match kind {
-        EventKind::Create(_) | EventKind::Remove(_) | EventKind::Any | EventKind::Other => true,
-        EventKind::Modify(ModifyKind::Metadata(_)) => false,
-        EventKind::Modify(_) => true,
-        EventKind::Access(_) => false,
+        EventKind::Access(AccessKind::Close(AccessMode::Write)) => Meaning::Saved,
+        EventKind::Access(_) | EventKind::Modify(ModifyKind::Metadata(_)) => Meaning::Nothing,
+        EventKind::Modify(ModifyKind::Name(_))
+        | EventKind::Remove(_)
+        | EventKind::Create(CreateKind::Folder)
+        | EventKind::Any
+        | EventKind::Other => Meaning::Saved,
+        EventKind::Create(_) | EventKind::Modify(_) => match reports_close {
+            true => Meaning::Writing,
+            false => Meaning::Saved,
+        },
     }
 }
 
@@ -88,31 +116,60 @@ impl Saves {
     }
 }
 
+/// The saves of one batch of the debouncer's events, in order. A file being
+/// written is kept in `writing` until the event that it was closed, so that a
+/// writer slowed between truncating and writing (a busy machine) makes one
+/// save, not an empty file and then a full one. Gives the saves, empty when the
+/// batch only began writes (the caller then looks again a moment later, in
+/// case a writer never closes).
+fn saves_of(
+    root: &Path,
+    events: &[DebouncedEvent],
+    writing: &mut HashSet<PathBuf>,
+    reports_close: bool,
+) -> (Saves, bool) {
+    let mut saves = Saves::default();
+    let mut began = false;
+    for event in events {
+        let meaning = meaning(&event.kind, reports_close);
+        for path in &event.paths {
+            let Some(change) = classify(root, path) else {
+                continue;
+            };
+            match meaning {
+                Meaning::Nothing => {}
+                Meaning::Writing => {
+                    began |= writing.insert(path.clone());
+                }
+                Meaning::Saved => {
+                    writing.remove(path);
+                    saves.changes.push(change);
+                    saves.paths.push(path.clone());
+                }
+            }
+        }
+    }
+    saves.extend(Saves::default());
+    (saves, began)
+}
+
 /// Watches the input folders; sends the changes and files of each debounced
-/// burst. The returned value must be kept alive for as long as watching should go on.
+/// burst, and an empty burst when a file began to be written (for the check a
+/// moment later). The returned value must be kept alive for as long as
+/// watching should go on.
 pub fn watch(
     root: &Path,
     debounce: Duration,
     send: impl Fn(Saves) + Send + 'static,
 ) -> Result<impl Drop, String> {
     let root_for_events: PathBuf = root.to_path_buf();
+    let mut writing = HashSet::new();
     let mut debouncer = new_debouncer(debounce, None, move |result: DebounceEventResult| {
         let Ok(events) = result else {
             return;
         };
-        let mut saves = Saves::default();
-        for path in events
-            .iter()
-            .filter(|e| changes_content(&e.kind))
-            .flat_map(|e| e.paths.iter())
-        {
-            if let Some(change) = classify(&root_for_events, path) {
-                saves.changes.push(change);
-                saves.paths.push(path.clone());
-            }
-        }
-        if !saves.changes.is_empty() {
-            saves.extend(Saves::default());
+        let (saves, began) = saves_of(&root_for_events, &events, &mut writing, REPORTS_CLOSE);
+        if !saves.changes.is_empty() || began {
             send(saves);
         }
     })
@@ -146,17 +203,82 @@ mod tests {
 
     #[test]
     fn reads_and_metadata_changes_start_no_build() {
-        use notify_debouncer_full::notify::event::{
-            AccessKind, CreateKind, DataChange, MetadataKind,
-        };
-        assert!(!changes_content(&EventKind::Access(AccessKind::Any)));
-        assert!(!changes_content(&EventKind::Modify(ModifyKind::Metadata(
-            MetadataKind::AccessTime
-        ))));
-        assert!(changes_content(&EventKind::Modify(ModifyKind::Data(
-            DataChange::Content
-        ))));
-        assert!(changes_content(&EventKind::Create(CreateKind::File)));
+        use notify_debouncer_full::notify::event::{DataChange, MetadataKind};
+        let m = |kind| meaning(&kind, true);
+        assert_eq!(m(EventKind::Access(AccessKind::Any)), Meaning::Nothing);
+        assert_eq!(
+            m(EventKind::Access(AccessKind::Close(AccessMode::Read))),
+            Meaning::Nothing
+        );
+        assert_eq!(
+            m(EventKind::Modify(ModifyKind::Metadata(
+                MetadataKind::AccessTime
+            ))),
+            Meaning::Nothing
+        );
+        // Where closes are not reported, a write is the save.
+        assert_eq!(
+            meaning(
+                &EventKind::Modify(ModifyKind::Data(DataChange::Content)),
+                false
+            ),
+            Meaning::Saved
+        );
+    }
+
+    fn event(kind: EventKind, path: &str) -> DebouncedEvent {
+        let event = notify_debouncer_full::notify::Event::new(kind).add_path(PathBuf::from(path));
+        DebouncedEvent::new(event, std::time::Instant::now())
+    }
+
+    #[test]
+    fn a_file_written_slowly_is_saved_once_when_it_is_closed() {
+        use notify_debouncer_full::notify::event::DataChange;
+        let root = Path::new("/site");
+        let page = "/site/content/pages/index.yaml";
+        let write = EventKind::Modify(ModifyKind::Data(DataChange::Any));
+        let mut writing = HashSet::new();
+        // The truncation comes in one batch, the write and the close in the next.
+        let (first, began) = saves_of(root, &[event(write, page)], &mut writing, true);
+        assert!(first.paths.is_empty() && began);
+        let closed = EventKind::Access(AccessKind::Close(AccessMode::Write));
+        let (second, began) = saves_of(
+            root,
+            &[event(write, page), event(closed, page)],
+            &mut writing,
+            true,
+        );
+        assert_eq!(second.paths, [PathBuf::from(page)]);
+        assert_eq!(second.changes, [Change::Content]);
+        assert!(!began && writing.is_empty());
+    }
+
+    #[test]
+    fn a_new_file_is_saved_when_closed_and_a_rename_or_removal_at_once() {
+        use notify_debouncer_full::notify::event::{RemoveKind, RenameMode};
+        let root = Path::new("/site");
+        let mut writing = HashSet::new();
+        let created = EventKind::Create(CreateKind::File);
+        let (saves, _) = saves_of(
+            root,
+            &[event(created, "/site/content/a.yaml")],
+            &mut writing,
+            true,
+        );
+        assert!(saves.paths.is_empty());
+        let renamed = EventKind::Modify(ModifyKind::Name(RenameMode::To));
+        let removed = EventKind::Remove(RemoveKind::File);
+        let (saves, _) = saves_of(
+            root,
+            &[
+                event(renamed, "/site/content/b.yaml"),
+                event(removed, "/site/styles/c.css"),
+            ],
+            &mut writing,
+            true,
+        );
+        assert_eq!(saves.changes, [Change::Content, Change::Styles]);
+        assert_eq!(saves.paths.len(), 2);
     }
 
     #[test]
