@@ -336,6 +336,18 @@ describe("nginx: deploy-nginx.yml's Publish step, over SSH to a server on loopba
     if (workspace) rmSync(workspace, { recursive: true, force: true });
   });
 
+  /** `urlPath` from the server: `{ status, text }`, or status 0 while it refuses connections. */
+  const get = (urlPath) =>
+    new Promise((resolve) => {
+      https
+        .get(`${origin}${urlPath}`, { ca: readFileSync(path.join(dir, "cert.pem")) }, (res) => {
+          let text = "";
+          res.on("data", (d) => (text += d));
+          res.on("end", () => resolve({ status: res.statusCode, text }));
+        })
+        .on("error", () => resolve({ status: 0, text: "" }));
+    });
+
   const deploy = (commit) =>
     runStep(job, publish, {
       workspace,
@@ -369,8 +381,14 @@ describe("nginx: deploy-nginx.yml's Publish step, over SSH to a server on loopba
       assert.deepEqual(readFileSync(path.join(release, f)), readFileSync(path.join(workspace, "dist", f)), f);
     }
 
-    // The workflow's own crawl, against the server it just published to.
-    await new Promise((r) => setTimeout(r, 300)); // nginx's new workers take over
+    // The workflow's own crawl, against the server it just published to, once
+    // nginx's new workers answer for the site (a reload only asks for them).
+    const index = readFileSync(path.join(workspace, "dist", "index.html"), "utf8");
+    let served = await get("/");
+    for (const until = Date.now() + 30_000; (served.status !== 200 || served.text !== index) && Date.now() < until; served = await get("/")) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    assert.equal(served.status, 200, "nginx serves the site after its reload");
     const crawl = await runStep(job, crawlStep, {
       workspace,
       contexts: { inputs: { "base-url": origin } },
@@ -389,14 +407,8 @@ describe("nginx: deploy-nginx.yml's Publish step, over SSH to a server on loopba
     assert.equal(result.code, 0, log(result));
     assert.equal(execFileSync("readlink", [path.join(siteRoot, "current")], { encoding: "utf8" }).trim(), path.join(siteRoot, "releases", commit));
     assert.ok(existsSync(path.join(first, "index.html")), "the previous release stays");
-    const served = await new Promise((resolve, reject) => {
-      https.get(`${origin}/robots.txt`, { ca: readFileSync(path.join(dir, "cert.pem")) }, (res) => {
-        let text = "";
-        res.on("data", (d) => (text += d));
-        res.on("end", () => resolve(text));
-      }).on("error", reject);
-    });
-    assert.match(served, /# second release/);
+    const served = await get("/robots.txt");
+    assert.match(served.text, /# second release/);
   });
 
   test("fails with ssh's own message when the server refuses the key", async () => {
