@@ -173,11 +173,11 @@ test("editing Home's hero heading changes that one line, and the page shows it",
   }
   assert.equal(numstat, `1\t1\t${file}`);
   assert.match(git("diff", "-U0"), /\n-    heading: Reinvent your enterprise around a digital core\n\+    heading: Digital services for what comes next\n/);
-  let html = "";
-  for (let i = 0; i < 100 && !html.includes("Digital services for what comes next"); i++) {
-    html = await (await fetch(`${server.url}/`)).text();
-    if (!html.includes("Digital services for what comes next")) await page.waitForTimeout(100);
-  }
+  const html = await server.built(
+    async () => (await fetch(`${server.url}/`)).text(),
+    (text) => text.includes("Digital services for what comes next"),
+    "Home with the new heading",
+  );
   assert.match(html, /<h1[^>]*>Digital services for what comes next<\/h1>/);
   assert.deepEqual(errors, []);
   await context.close();
@@ -293,10 +293,11 @@ test("an article made in the editor, with a photo, is listed, in the feed and fo
   assert.match(text, /\n---\n\nPlants that run Quarrytron models beside their machines see defects sooner\.\n$/);
   assert.ok(readFileSync(path.join(site, "public/images/factory-floor.png")).length > 1000);
 
-  const listing = await eventually(
+  // The build encodes the photo's variants before it lists the article.
+  const listing = await server.built(
     async () => (await fetch(`${server.url}/insights/`)).text(),
     (html) => html.includes("Edge AI on the factory floor"),
-    `the article on /insights/ (site serve said: ${server.output().slice(-1500)}; the file: ${text})`,
+    `the article on /insights/ (the file: ${text})`,
   );
   assert.match(listing, /href="\/insights\/edge-ai-on-the-factory-floor\/"/);
   const article = await (await fetch(`${server.url}/insights/edge-ai-on-the-factory-floor/`)).text();
@@ -304,7 +305,7 @@ test("an article made in the editor, with a photo, is listed, in the feed and fo
   const feed = await (await fetch(`${server.url}/insights/feed.xml`)).text();
   assert.ok(feed.includes("Edge AI on the factory floor"));
   const { page: reader, context: readerContext } = await openPage(browser, 1280);
-  const found = await eventually(
+  const found = await server.built(
     async () => {
       await reader.goto(`${server.url}/`);
       return reader.evaluate(async () => {
@@ -325,10 +326,10 @@ test("an article made in the editor, with a photo, is listed, in the feed and fo
   await page.getByRole("button", { name: /^Delete/ }).first().click();
   await page.getByRole("alertdialog").or(page.getByRole("dialog")).getByRole("button", { name: /^Delete$/ }).last().click();
   await eventually(() => existsSync(file), (exists) => !exists, "the article's file to go");
-  await eventually(
+  await server.built(
     async () => (await fetch(`${server.url}/insights/edge-ai-on-the-factory-floor/`)).status,
     (status) => status === 404,
-    "the article's page to go",
+    "the article's page gone",
   );
   assert.ok(!(await (await fetch(`${server.url}/insights/`)).text()).includes("Edge AI on the factory floor"));
   assert.deepEqual(errors, []);

@@ -111,6 +111,7 @@ export async function startServer({ siteRoot = root, env = {}, keepRoot = false,
   // saves a file waits for the build that save causes with `nextBuild()`,
   // asked for before the save.
   let builds = [];
+  const nextBuild = () => new Promise((resolve) => builds.push(resolve));
   child.stdout.on("data", (d) => {
     for (const line of String(d).split("\n").filter((l) => l.startsWith("Built "))) {
       for (const resolve of builds) resolve(line);
@@ -124,7 +125,30 @@ export async function startServer({ siteRoot = root, env = {}, keepRoot = false,
     pid: child.pid,
     output: () => stderr,
     /** The next build's "Built …" line, once that build has ended. */
-    nextBuild: () => new Promise((resolve) => builds.push(resolve)),
+    nextBuild,
+    /**
+     * What `read` gives once `ok` holds of it, read now and again after each
+     * build of the server ends: for what a save changes, which comes with the
+     * build the save starts, however long that build takes on a busy machine
+     * (a photo's variants, the search index). Fails after `limit` ms, so that a
+     * save that starts no build fails instead of hanging.
+     */
+    async built(read, ok, what, limit = 180_000) {
+      const until = Date.now() + limit;
+      let last;
+      for (;;) {
+        const next = nextBuild();
+        try {
+          last = await read();
+          if (ok(last)) return last;
+        } catch (e) {
+          last = e;
+        }
+        const left = until - Date.now();
+        if (left <= 0) throw new Error(`no build of site serve gave ${what} in ${limit / 1000} s; last: ${String(last).slice(0, 500)}\n${stderr.slice(-1500)}`);
+        await Promise.race([next, new Promise((r) => setTimeout(r, left))]);
+      }
+    },
     async stop() {
       if (child.exitCode === null) {
         child.kill("SIGINT");
