@@ -16,6 +16,7 @@ pub mod content;
 mod cors;
 pub mod diagnostics;
 pub mod forms;
+pub(crate) mod html;
 pub mod images;
 mod json_lines;
 pub(crate) mod lines;

@@ -91,7 +91,7 @@ pub struct Session {
     ssr: Option<Arc<ssr::Renderer>>,
     /// The server-render process, kept across bundles.
     worker: Arc<ssr::Worker>,
-    pages: render::Cache,
+    pages: render::Cache<Option<Weight>>,
     /// The listing pages made by the last build, kept while unchanged.
     listing_pages: std::collections::HashMap<String, Arc<Page>>,
     /// `Some` when the output is updated in place (`site serve`).
@@ -336,7 +336,7 @@ pub fn preview(
     }
     let rendered = made
         .renderer
-        .render_page(&page, render::Output::default())
+        .render_page(&page, &render::Keep)
         .map_err(|d| vec![d])?;
     made.ssr.save();
     match rendered.body {
@@ -502,7 +502,7 @@ struct Resolved {
 
 /// The rendered pages, and the 404 page when the site has one.
 struct Pages {
-    pages: Vec<Arc<Rendered>>,
+    pages: Vec<Arc<Rendered<Option<Weight>>>>,
     not_found: Option<render::Special>,
 }
 
@@ -530,16 +530,13 @@ fn render(
         .budgets
         .as_ref()
         .map(|_| Weigher::new(bundle));
-    let output = render::Output {
-        staging,
-        weigh: weigher.as_ref(),
-    };
+    let sink = Sink { staging, weigher };
     let pages = renderer.render_pages(
         &content.pages,
         &mut session.pages,
         everything,
         listing,
-        output,
+        &sink,
     );
     // The 404 page reads what every page reads: a kept renderer's is kept too.
     let not_found = match session.not_found.clone().filter(|_| !fresh) {
@@ -562,6 +559,40 @@ fn render(
             }
             Err(all)
         }
+    }
+}
+
+/// Where the render hands each page: with `staging` (`site build`), written there
+/// at once and only its size kept; else kept whole. Weighed on the way when the
+/// site sets budgets.
+struct Sink<'a> {
+    staging: Option<&'a output::Staging>,
+    weigher: Option<Weigher<'a>>,
+}
+
+impl render::Sink for Sink<'_> {
+    type Measure = Option<Weight>;
+
+    fn writes(&self) -> bool {
+        self.staging.is_some()
+    }
+
+    fn page(
+        &self,
+        route: &str,
+        html: String,
+        hydrating: &[&str],
+    ) -> Result<(render::Body, Option<Weight>), String> {
+        let weight = self.weigher.as_ref().map(|w| w.weigh(&html, hydrating));
+        let body = match self.staging {
+            Some(staging) => {
+                let path = staging.dir().join(output::route_file(route));
+                let size = output::write_file(&path, html.as_bytes()).map_err(|e| e.to_string())?;
+                render::Body::Written(size)
+            }
+            None => render::Body::kept(html),
+        };
+        Ok((body, weight))
     }
 }
 
@@ -684,7 +715,7 @@ struct Weighed {
 /// (before the new output replaces the old).
 fn weigh(
     content: &Content,
-    pages: &[Arc<Rendered>],
+    pages: &[Arc<Rendered<Option<Weight>>>],
     options: &Options,
     mut warnings: Vec<Diagnostic>,
 ) -> Stage<Weighed> {
@@ -696,7 +727,7 @@ fn weigh(
     };
     let weights: Vec<(String, Weight)> = pages
         .iter()
-        .filter_map(|p| Some((p.route.clone(), p.weight?)))
+        .filter_map(|p| Some((p.route.clone(), p.measure?)))
         .collect();
     // A translation has the budget of the page it translates (`/de/contact/`
     // that of `/contact`), reported at its own address.

@@ -146,7 +146,7 @@ pub fn files(
          <title>Content editor · {name}</title>\n\
          <script type=\"module\" src=\"{entry}\" data-cms=\"/{cms}/sveltia-cms.js\"{served}></script>\n\
          </head>\n<body></body>\n</html>\n",
-        name = crate::render::text::escape_attribute(&content.config.name),
+        name = crate::html::escape_attribute(&content.config.name),
         served = if serving { " data-served" } else { "" },
     );
     // Under `site serve`, the preview shows each file's page as served.
