@@ -4,7 +4,6 @@
 
 mod connections;
 pub mod editing;
-pub use connections::LocalAddr;
 mod files;
 mod live;
 mod watch;
