@@ -8,13 +8,13 @@
 //! load ([`content`]) → bundle ([`bundle`]) → render ([`render`]) → weigh and
 //! write ([`output`]).
 
-pub mod admin;
 pub mod bundle;
 pub mod check;
 mod conditional;
 pub mod content;
 mod cors;
 pub mod diagnostics;
+pub mod editor;
 pub mod forms;
 pub(crate) mod html;
 pub mod images;

@@ -181,6 +181,9 @@ impl Session {
     }
 }
 
+/// The browser entries the build adds beside the islands: the content editor's.
+const EXTRA_ENTRIES: &[&str] = &[crate::editor::ENTRY];
+
 /// What a stage gives: its product, or every problem it found.
 type Stage<T> = Result<T, Vec<Diagnostic>>;
 
@@ -240,6 +243,7 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
     let Weighed { weights, warnings } =
         stages.time("weigh", || weigh(&content, &pages.pages, options, warnings))?;
     let count = pages.pages.len();
+    let editor = editor(root, &content, &bundle, session)?;
     let written = stages.time("write", || {
         write(
             root,
@@ -247,8 +251,11 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
             &content,
             &settings,
             &bundle,
-            pages,
-            &published.redirects,
+            ToWrite {
+                pages,
+                editor,
+                moved: &published.redirects,
+            },
             staging,
             session,
         )
@@ -278,21 +285,7 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
     })
 }
 
-/// A page as the editor has it, saved or not, rendered for its preview.
-#[derive(Debug)]
-pub struct Preview {
-    /// Its address.
-    pub route: String,
-    pub html: String,
-}
-
-/// Why a file has no preview.
-pub const NO_PREVIEW: &str = "only a page under content/pages/ has a preview";
-
-/// Whether `file` (relative to the site root) is a page file, which has a preview.
-pub fn has_preview(file: &str) -> bool {
-    file.starts_with("content/pages/") && !file.split('/').any(|part| part == "..")
-}
+pub use crate::editor::{has_preview, Preview, NO_PREVIEW};
 
 /// Renders the page of the content file `file` (relative to the site root, under
 /// `content/pages/`) as it would be with `text` in it, saved or not, against the
@@ -314,7 +307,7 @@ pub fn preview(
         .map_err(|failure| failure.diagnostics)?;
     let bundle = session
         .bundles
-        .bundle(root)
+        .bundle(root, EXTRA_ENTRIES)
         .map_err(|e| e.into_diagnostics(root))?;
     let openings =
         crate::forms::applications::openings(&content.pages, content.config.timezone.tz());
@@ -391,7 +384,11 @@ fn load_and_bundle(
     } = session;
     let (content, bundle) = rayon::join(
         || content::load_cached(root, cache),
-        || bundles.bundle(root).map_err(|e| e.into_diagnostics(root)),
+        || {
+            bundles
+                .bundle(root, EXTRA_ENTRIES)
+                .map_err(|e| e.into_diagnostics(root))
+        },
     );
     match (content, bundle) {
         (Ok(c), Ok(b)) => Ok((c, b)),
@@ -467,11 +464,11 @@ fn resolve(
     content.config.storage = resolved.storage.clone();
     content.config.host = resolved.host;
     let editor = (options.serving || content.config.admin.enabled)
-        && root.join(crate::admin::ENTRY).is_file();
+        && root.join(crate::editor::ENTRY).is_file();
     let rules = headers::rules(&headers::Policy {
         storage_origin: headers::origin(&content.config.storage.url),
         production: resolved.production,
-        editor: editor.then(|| crate::admin::content_security_policy(&content.config.admin)),
+        editor: editor.then(|| crate::editor::content_security_policy(&content.config.admin)),
     });
     let render = Settings {
         base_url: resolved.base_url.clone(),
@@ -767,6 +764,34 @@ fn weigh(
     Ok(Weighed { weights, warnings })
 }
 
+/// What the write stage writes besides what is made from the content: the
+/// rendered pages, the editor's files, the redirects.
+struct ToWrite<'a> {
+    pages: Pages,
+    editor: Option<Vec<(String, Source)>>,
+    moved: &'a [content::publishing::Moved],
+}
+
+/// The content editor's files: `site serve` always has the editor, the live
+/// site when site.yaml asks for it; none for a site without its script.
+fn editor(
+    root: &Path,
+    content: &Content,
+    bundle: &Bundle,
+    session: &mut Session,
+) -> Stage<Option<Vec<(String, Source)>>> {
+    let serving = session.written.is_some();
+    if !((serving || content.config.admin.enabled) && root.join(crate::editor::ENTRY).is_file()) {
+        return Ok(None);
+    }
+    let tools = session
+        .bundles
+        .tools(root)
+        .map_err(|e| e.into_diagnostics(root))?;
+    crate::editor::files(root, content, bundle, &tools.node_modules, serving)
+        .map_err(|e| vec![Diagnostic::new(e.file(), e.to_string())])
+}
+
 /// What the write stage did.
 struct Written {
     files: usize,
@@ -784,26 +809,11 @@ fn write(
     content: &Content,
     settings: &Resolved,
     bundle: &Bundle,
-    pages: Pages,
-    moved: &[content::publishing::Moved],
+    made: ToWrite,
     staging: Option<output::Staging>,
     session: &mut Session,
 ) -> Stage<Written> {
     let serving = session.written.is_some();
-    // `site serve` always has the content editor; the live site when site.yaml says.
-    let admin = match (serving || content.config.admin.enabled)
-        && root.join(crate::admin::ENTRY).is_file()
-    {
-        true => {
-            let tools = session
-                .bundles
-                .tools(root)
-                .map_err(|e| e.into_diagnostics(root))?;
-            crate::admin::files(root, content, bundle, &tools.node_modules, serving)
-                .map_err(|e| vec![Diagnostic::new(e.file(), e.to_string())])?
-        }
-        false => None,
-    };
     let base_url = &settings.render.base_url;
     let default = content.languages().default_language().code().to_string();
     let sitemap = session.sitemap.get(
@@ -820,7 +830,7 @@ fn write(
         false => now,
     };
     let files = collect_files(
-        root, content, settings, bundle, pages, moved, serving, admin, &sitemap, built,
+        root, content, settings, bundle, made, serving, &sitemap, built,
     )
     .map_err(|e| vec![output_diagnostic(root, &e)])?;
     let count = files.len();
@@ -887,20 +897,34 @@ fn collect_files(
     content: &Content,
     settings: &Resolved,
     bundle: &Bundle,
-    pages: Pages,
-    moved: &[content::publishing::Moved],
+    made: ToWrite,
     serving: bool,
-    admin: Option<Vec<crate::admin::File>>,
     sitemap: &[(String, String)],
     built: chrono::DateTime<chrono::Utc>,
 ) -> Result<Files, output::Error> {
+    let ToWrite {
+        pages,
+        editor,
+        moved,
+    } = made;
+    // An output without `/admin/` leaves out the files only the editor loads.
+    let left_out = match editor {
+        Some(_) => Default::default(),
+        None => bundle.only_of(crate::editor::ENTRY),
+    };
+    let added = editor
+        .into_iter()
+        .flatten()
+        .map(|(rel, source)| (rel, source, "the content editor"))
+        .collect();
     let site = output::collect::Site {
         host: settings.host,
         rules: &settings.rules,
         base_url: &settings.render.base_url,
         head: &settings.render.head,
         serving,
-        admin,
+        left_out,
+        added,
         sitemap,
         built,
     };
@@ -916,7 +940,7 @@ fn collect_files(
         .not_found
         .as_ref()
         .map(|n| (n.html.clone(), n.files.as_slice()));
-    output::collect::collect(root, content, &site, bundle, page_files, not_found, moved)
+    output::collect::collect(root, content, site, bundle, page_files, not_found, moved)
 }
 
 /// The year for the copyright line: from `SOURCE_DATE_EPOCH` when set (reproducible

@@ -144,9 +144,11 @@ impl Bundle {
         self.entry(&format!("islands/{name}.tsx"))
     }
 
-    /// The files of the bundle only the content editor's script uses.
-    pub fn admin_only(&self) -> std::collections::BTreeSet<String> {
-        let Some(admin) = self.entry(crate::admin::ENTRY) else {
+    /// The files of the bundle only the entry `source` uses (an entry the
+    /// build added beside the islands): neither an island nor the runtime loads
+    /// them.
+    pub fn only_of(&self, source: &str) -> std::collections::BTreeSet<String> {
+        let Some(only) = self.entry(source) else {
             return Default::default();
         };
         let mut used = std::collections::BTreeSet::new();
@@ -161,8 +163,8 @@ impl Bundle {
                 used.extend(entry.preload);
             }
         }
-        std::iter::once(admin.url)
-            .chain(admin.preload)
+        std::iter::once(only.url)
+            .chain(only.preload)
             .filter(|url| !used.contains(url))
             .collect()
     }
@@ -238,8 +240,10 @@ impl Bundles {
     }
 
     /// The site's bundle: cached parts as they are, the others from their cache
-    /// folder or from esbuild.
-    pub fn bundle(&mut self, root: &Path) -> Result<Bundle, Error> {
+    /// folder or from esbuild. `extra` names browser entries under `islands/`
+    /// the build adds beside the islands (the content editor's script), each
+    /// bundled with them when its file exists.
+    pub fn bundle(&mut self, root: &Path, extra: &[&str]) -> Result<Bundle, Error> {
         self.ran_esbuild = false;
         let want_styles = self.styles.is_none() && root.join("styles").is_dir();
         let want_islands = self.islands.is_none() && root.join("islands").is_dir();
@@ -283,7 +287,7 @@ impl Bundles {
                         .collect(),
                     ..inputs
                 };
-                match self.islands_cached_or_specs(root, &inputs)? {
+                match self.islands_cached_or_specs(root, &inputs, extra)? {
                     CachedIslands::Hit(islands) => self.islands = Some(Some(Arc::new(islands))),
                     CachedIslands::None => self.islands = Some(None),
                     CachedIslands::Miss(more, dir) => {
@@ -365,6 +369,7 @@ impl Bundles {
         &self,
         root: &Path,
         inputs: &Inputs,
+        extra: &[&str],
     ) -> Result<CachedIslands, Error> {
         if inputs.names.is_empty() {
             return Ok(CachedIslands::None);
@@ -410,10 +415,13 @@ impl Bundles {
         write_if_changed(&entry, &server_entry(root, &inputs.names))?;
         let mut browser = vec![RUNTIME.to_string()];
         browser.extend(inputs.names.iter().map(|n| format!("islands/{n}.tsx")));
-        // The content editor's script, bundled with the islands it shares React
-        // with; only the output that has `/admin/` keeps its files.
-        if root.join(crate::admin::ENTRY).is_file() {
-            browser.push(crate::admin::ENTRY.to_string());
+        // The entries the build adds (the content editor's script), bundled with
+        // the islands they share React with; the output decides whether it keeps
+        // their files. They are under `islands/`, so the part's hash covers them.
+        for entry in extra {
+            if root.join(entry).is_file() {
+                browser.push(entry.to_string());
+            }
         }
         Ok(CachedIslands::Miss(
             vec![

@@ -3,7 +3,6 @@
 //! is told to the caller as [`Event`]s; the library prints nothing.
 
 mod connections;
-pub mod editing;
 mod files;
 mod live;
 mod watch;
@@ -19,6 +18,7 @@ use axum::Router;
 
 use crate::content;
 use crate::diagnostics::{self, Diagnostic};
+use crate::editor::{self, Draft};
 use crate::forms::applications::Opening;
 use crate::pipeline::{self, Report, Session};
 use crate::rest;
@@ -162,14 +162,12 @@ where
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        let editing = editing::Editing { root, work: tx };
-        connections::serve(
-            listener,
-            app(live, files, store, backend, editing),
-            shutdown,
-        )
-        .await
-        .map_err(Error::Stopped)
+        // The editor's previews are rendered between builds, by the rebuild thread.
+        let drafts: editor::Drafts = Arc::new(move |draft| tx.send(Work::Preview(draft)).is_ok());
+        let editor = editor::routes(root, drafts);
+        connections::serve(listener, app(live, files, store, backend, editor), shutdown)
+            .await
+            .map_err(Error::Stopped)
     })
 }
 
@@ -200,7 +198,7 @@ fn app(
     files: Arc<Files>,
     store: Arc<Store>,
     backend: Arc<rest::http::Backend>,
-    editing: editing::Editing,
+    editor: Router,
 ) -> Router {
     let live_routes = Router::new()
         .route(live::EVENTS_PATH, get(live::events))
@@ -210,7 +208,7 @@ fn app(
     live_routes
         .merge(storage::http::router(store))
         .merge(rest::http::router(backend))
-        .merge(editing::router(editing))
+        .merge(editor)
         .merge(site)
 }
 
@@ -307,7 +305,7 @@ pub enum Work {
     /// Files were saved.
     Saves(Saves),
     /// The editor's preview of a page, saved or not.
-    Preview(editing::Draft),
+    Preview(Draft),
 }
 
 fn rebuild_loop(
@@ -400,7 +398,7 @@ fn rebuild_loop(
 }
 
 /// Answers the editor with the page of its draft, or the build's own errors.
-fn preview(options: &pipeline::Options, session: &mut Session, draft: editing::Draft) {
+fn preview(options: &pipeline::Options, session: &mut Session, draft: Draft) {
     let answer = pipeline::preview(options, session, &draft.file, &draft.text)
         .map_err(|diags| diagnostics::render_each(&diags, false));
     let _ = draft.reply.send(answer);

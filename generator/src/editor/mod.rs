@@ -1,18 +1,28 @@
 //! `/admin/`: the content editor, Sveltia CMS, served from the site's own
 //! files. Its configuration is generated from the content models
 //! (`config.rs`); `islands/admin/main.ts` loads it with the formats that keep
-//! a file's comments and order, and, under `site serve`, the folder it edits.
+//! a file's comments and order, and, under `site serve`, the folder it edits
+//! (`folder.rs`) and the preview of a page as it has it (`preview.rs`), both
+//! for the editor alone (`guard.rs`). The build asks for its files
+//! ([`files`]) and writes them with the output's.
 
 mod cms;
 pub mod config;
+pub mod folder;
+mod guard;
+pub mod preview;
 
 use std::path::{Path, PathBuf};
 
+use axum::Router;
 use serde_json::json;
 
 use crate::bundle::Bundle;
 use crate::content::site::{Admin, PublishMode};
 use crate::content::Content;
+use crate::output::Source;
+pub use guard::EDITOR_HEADER;
+pub use preview::{has_preview, Draft, Drafts, Preview, NO_PREVIEW};
 
 /// Where the editor is served.
 pub const PREFIX: &str = "/admin/";
@@ -82,29 +92,45 @@ pub enum Error {
     Repo(String),
     #[error("the content editor's script {ENTRY} was not bundled")]
     MissingEntry,
-    #[error("{CMS_PACKAGE} has changed how it loads {0}: its files under /admin/ need updating (src/admin/cms.rs)")]
+    #[error("{CMS_PACKAGE} has changed how it loads {0}: its files under /admin/ need updating (src/editor/cms.rs)")]
     Unexpected(&'static str),
     #[error("the content editor needs {0} at version {1}, found {2}: install the version package.json names (npm ci)")]
     FontVersion(String, String, String),
 }
 
+/// The routes `site serve` gives the editor: the site's folder, and the
+/// preview, which hands each draft to `drafts`.
+pub fn routes(root: PathBuf, drafts: Drafts) -> Router {
+    folder::router(root).merge(preview::router(drafts))
+}
+
 /// A file of `/admin/`: its path in the output, and its text or the file it copies.
 #[derive(Clone)]
-pub enum File {
+enum File {
     Text(String, std::sync::Arc<str>),
     Copy(String, PathBuf),
 }
 
-/// The editor's files: its page, its configuration, and Sveltia CMS's build;
-/// none for a site without the editor's script. `serving` makes the page edit
-/// the site's folder through `site serve`.
+impl File {
+    /// The file as the output takes it: its path, where its bytes come from.
+    fn into_output(self) -> (String, Source) {
+        match self {
+            File::Text(rel, text) => (rel, Source::Bytes(text.as_bytes().to_vec())),
+            File::Copy(rel, path) => (rel, Source::Immutable(path)),
+        }
+    }
+}
+
+/// The editor's files, as the output writes them: its page, its configuration,
+/// and Sveltia CMS's build; none for a site without the editor's script.
+/// `serving` makes the page edit the site's folder through `site serve`.
 pub fn files(
     root: &Path,
     content: &Content,
     bundle: &Bundle,
     node_modules: &Path,
     serving: bool,
-) -> Result<Option<Vec<File>>, Error> {
+) -> Result<Option<Vec<(String, Source)>>, Error> {
     if !root.join(ENTRY).is_file() {
         return Ok(None);
     }
@@ -184,7 +210,7 @@ pub fn files(
     ];
     files.extend(files_extra);
     files.extend(cms::files(node_modules, &cms)?);
-    Ok(Some(files))
+    Ok(Some(files.into_iter().map(File::into_output).collect()))
 }
 
 /// "Meridian Digital" → "meridian-digital".
