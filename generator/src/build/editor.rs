@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use super::settings::Resolved;
 use super::{Session, Stage};
 use crate::bundle::Bundle;
 use crate::content::Content;
@@ -15,6 +16,7 @@ use crate::output::Source;
 pub(super) fn editor(
     root: &Path,
     content: &Content,
+    settings: &Resolved,
     bundle: &Bundle,
     session: &mut Session,
 ) -> Stage<Option<Vec<(String, Source)>>> {
@@ -26,6 +28,14 @@ pub(super) fn editor(
         .bundles
         .tools(root)
         .map_err(|e| e.into_diagnostics(root))?;
-    crate::editor::files(root, content, bundle, &tools.node_modules, serving)
-        .map_err(|e| vec![Diagnostic::new(e.file(), e.to_string())])
+    let base_url = &settings.render.base_url;
+    crate::editor::files(
+        root,
+        content,
+        base_url,
+        bundle,
+        &tools.node_modules,
+        serving,
+    )
+    .map_err(|e| vec![Diagnostic::new(e.file(), e.to_string())])
 }

@@ -161,7 +161,7 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
         stages.time("weigh", || weigh(&content, &pages.pages, options, warnings))?;
     let count = pages.pages.len();
     // The content editor's files, when the output has `/admin/`.
-    let editor = editor(root, &content, &bundle, session)?;
+    let editor = editor(root, &content, &settings, &bundle, session)?;
     let written = stages.time("write", || {
         write(
             root,

@@ -123,10 +123,13 @@ impl File {
 
 /// The editor's files, as the output writes them: its page, its configuration,
 /// and Sveltia CMS's build; none for a site without the editor's script.
-/// `serving` makes the page edit the site's folder through `site serve`.
+/// `base_url` is the build's (site.yaml's, or the environment's or command
+/// line's in its place), which the editor links to. `serving` makes the page
+/// edit the site's folder through `site serve`.
 pub fn files(
     root: &Path,
     content: &Content,
+    base_url: &str,
     bundle: &Bundle,
     node_modules: &Path,
     serving: bool,
@@ -149,8 +152,8 @@ pub fn files(
     if content.config.admin.publish_mode == PublishMode::EditorialWorkflow && !serving {
         config["publish_mode"] = json!("editorial_workflow");
     }
-    if !content.config.base_url.is_empty() {
-        config["site_url"] = json!(content.config.base_url);
+    if !base_url.is_empty() {
+        config["site_url"] = json!(base_url);
     }
     // The site's own icon, where it has one.
     let icon = match root.join("public").join("favicon.svg").is_file() {
