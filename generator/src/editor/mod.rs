@@ -8,6 +8,7 @@
 
 mod cms;
 pub mod config;
+mod fields;
 pub mod folder;
 mod guard;
 pub mod preview;
