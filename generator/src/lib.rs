@@ -4,24 +4,24 @@
 //!
 //! The library does the work; the `site` binary only parses arguments and prints.
 //! Each command is a call here with an options struct in and a report out:
-//! [`build`], [`serve`] and [`check`]. A build runs the stages of [`pipeline`]:
+//! [`build`], [`serve`] and [`check`]. A build runs the stages of [`build`](mod@build):
 //! load ([`content`]) → bundle ([`bundle`]) → render ([`render`]) → weigh and
 //! write ([`output`]).
 
-pub mod admin;
+pub mod build;
 pub mod bundle;
 pub mod check;
 mod conditional;
 pub mod content;
 mod cors;
 pub mod diagnostics;
+pub mod editor;
 pub mod forms;
+pub(crate) mod html;
 pub mod images;
 mod json_lines;
 pub(crate) mod lines;
-mod memo;
 pub mod output;
-pub mod pipeline;
 pub mod render;
 pub mod rest;
 pub mod schema;
@@ -30,8 +30,8 @@ pub mod storage;
 pub(crate) mod suggest;
 mod timing;
 
+pub use build::{build, Options as BuildOptions, Report as BuildReport};
 pub use check::{check, Summary as CheckReport};
 pub use content::settings::Host;
 pub use diagnostics::Diagnostic;
-pub use pipeline::{build, Options as BuildOptions, Report as BuildReport};
 pub use serve::{serve, Event as ServeEvent, Options as ServeOptions};

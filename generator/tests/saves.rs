@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use common::{bench_post as post, copy_tree};
-use site::pipeline::{build_in, Options, Session};
+use site::build::{build_in, Options, Session};
 
 /// The most the build after a save may cost, as a part of a full build (about
 /// ×0.02 here: the sitemap, the renderer and the links' suggestions are kept).

@@ -4,7 +4,7 @@
 mod common;
 
 use common::Site;
-use site::pipeline::{build_in, Session};
+use site::build::{build_in, Session};
 use site::BuildReport;
 
 fn rebuild(site: &Site, session: &mut Session) -> BuildReport {
@@ -327,13 +327,13 @@ fn a_preview_renders_the_text_as_the_editor_has_it_and_changes_nothing() {
     let text = site
         .read(file)
         .replace("title: First news", "title: Draft news");
-    let preview = site::pipeline::preview(&site.options(), &mut session, file, &text).unwrap();
+    let preview = site::build::preview(&site.options(), &mut session, file, &text).unwrap();
     assert_eq!(preview.route, "/news/first/");
     assert!(preview.html.contains("Draft news"));
     // A page not saved yet has its preview too.
     let new =
         "---\ntitle: Third news\ndescription: The third item.\ndate: 2026-01-20\n---\nThe third.\n";
-    let third = site::pipeline::preview(
+    let third = site::build::preview(
         &site.options(),
         &mut session,
         "content/pages/news/third.md",
@@ -343,7 +343,7 @@ fn a_preview_renders_the_text_as_the_editor_has_it_and_changes_nothing() {
     assert!(third.html.contains("The third."));
     // A draft the build refuses gives the build's own error, at its line.
     let broken = text.replace("date: 2026-01-10", "date: 2026-13-10");
-    let errors = site::pipeline::preview(&site.options(), &mut session, file, &broken).unwrap_err();
+    let errors = site::build::preview(&site.options(), &mut session, file, &broken).unwrap_err();
     assert!(
         errors
             .iter()

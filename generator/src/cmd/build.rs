@@ -1,4 +1,4 @@
-//! `site build`: run the pipeline once and report.
+//! `site build`: run the build once and report.
 
 use std::io::IsTerminal;
 

@@ -30,8 +30,12 @@ pub struct Site<'a> {
     pub head: &'a str,
     /// `site serve` compresses as it serves: no twins are made for it.
     pub serving: bool,
-    /// The content editor's files, when the output has `/admin/`.
-    pub admin: Option<Vec<crate::admin::File>>,
+    /// Files of the bundle this output leaves out (the content editor's
+    /// script, when the output has no `/admin/`).
+    pub left_out: std::collections::BTreeSet<String>,
+    /// Files other rooms made for the output (the content editor's), each with
+    /// who made it.
+    pub added: Vec<(String, Source, &'static str)>,
     /// The sitemap's files (`output::sitemap::sitemap`), made by the caller,
     /// which keeps them while no page changed in what they say.
     pub sitemap: &'a [(String, String)],
@@ -42,7 +46,7 @@ pub struct Site<'a> {
 pub fn collect<'a>(
     root: &Path,
     content: &Content,
-    site: &Site,
+    mut site: Site,
     bundle: &Bundle,
     pages: impl IntoIterator<Item = PageFile<'a>>,
     not_found: Option<(String, &'a [(String, PathBuf)])>,
@@ -51,18 +55,15 @@ pub fn collect<'a>(
     let pages: Vec<PageFile> = pages.into_iter().collect();
     let mut files = Files::default();
     files.add_tree(&root.join("public"), "public")?;
-    let admin_only = match site.admin {
-        Some(_) => Default::default(),
-        None => bundle.admin_only(),
-    };
-    for (url, path) in bundle.files().filter(|(url, _)| !admin_only.contains(*url)) {
+    let left_out = &site.left_out;
+    for (url, path) in bundle.files().filter(|(url, _)| !left_out.contains(*url)) {
         let rel = url.trim_start_matches('/').to_string();
         files.add(rel, Source::Immutable(path.clone()), "the bundle")?;
     }
     if site.host.serves_precompressed() && !site.serving {
         compress::add_twins(
             &mut files,
-            bundle.files().filter(|(url, _)| !admin_only.contains(*url)),
+            bundle.files().filter(|(url, _)| !left_out.contains(*url)),
             &root.join(".site").join("compressed"),
         )?;
     }
@@ -87,21 +88,10 @@ pub fn collect<'a>(
             "templates/404.html",
         )?;
     }
-    for file in site.admin.iter().flatten() {
-        match file {
-            crate::admin::File::Text(rel, text) => files.add(
-                rel.clone(),
-                Source::Bytes(text.as_bytes().to_vec()),
-                "the content editor",
-            )?,
-            crate::admin::File::Copy(rel, path) => files.add(
-                rel.clone(),
-                Source::Immutable(path.clone()),
-                "the content editor",
-            )?,
-        }
+    for (rel, source, by) in std::mem::take(&mut site.added) {
+        files.add(rel, source, by)?;
     }
-    for (name, text) in generated(content, site, moved) {
+    for (name, text) in generated(content, &site, moved) {
         files.add(name, Source::Bytes(text.into_bytes()), "the generator")?;
     }
     // The host's own files, last: a rule may name every other file's folder.

@@ -24,7 +24,7 @@ pub fn files(host: Host, moved: &[Moved], base_url: &str, head: &str) -> Vec<(St
                 let page = refresh_page(m, base_url);
                 let page = match head {
                     "" => page,
-                    head => crate::render::text::insert_in_head(&page, head),
+                    head => crate::html::insert_in_head(&page, head),
                 };
                 (page_file(&m.from), page)
             })

@@ -12,7 +12,7 @@ use minijinja::value::Kwargs;
 use minijinja::{Error, ErrorKind, State, Value};
 
 use super::svg::svg_size;
-use super::text::escape_attribute;
+use crate::html::escape_attribute;
 use crate::images::maps::{Maps, Place};
 use crate::images::social::{self, Cards};
 use crate::images::{Format, Processed, Processor};

@@ -1,7 +1,8 @@
 //! The render stage: MiniJinja templates (strict undefined, HTML autoescape) turn
-//! every page into HTML, in parallel. The environment and everything templates
-//! can call are in `environment.rs`; `site serve` keeps the pages of its last build
-//! and renders again only those whose inputs changed.
+//! every page into HTML, in parallel, and hand each to the build's [`Sink`] as
+//! it is rendered: the render returns HTML and writes nothing. The environment
+//! and everything templates can call are in `environment.rs`; `site serve` keeps
+//! the pages of its last build and renders again only those whose inputs changed.
 
 mod assets;
 pub mod environment;
@@ -27,21 +28,19 @@ use serde::Serialize;
 use crate::bundle::Bundle;
 use crate::content::{canonical_url, Content, Page};
 use crate::diagnostics::Diagnostic;
-use crate::output::weight::{Weigher, Weight};
-use crate::output::Staging;
 use islands::{Hydrate, PageIslands};
 
-/// One rendered HTML document.
+/// One rendered HTML document, with what its [`Sink`] measured of it.
 #[derive(Debug)]
-pub struct Rendered {
+pub struct Rendered<M = ()> {
     pub route: String,
     pub body: Body,
     /// Whether the page read a list of pages (`pages`, `pages_in`).
     pub lists_pages: bool,
     /// Files made for the page (image variants, its social card): URL → file.
     pub files: Vec<(String, PathBuf)>,
-    /// What the page makes the browser load, when the site sets budgets.
-    pub weight: Option<Weight>,
+    /// What the sink measured of the page as it took it.
+    pub measure: M,
 }
 
 /// A page's HTML: kept by `site serve`, which compares it with what it wrote
@@ -52,14 +51,55 @@ pub enum Body {
     Written(u64),
 }
 
-/// Where rendered pages go, and what is measured of them on the way.
-#[derive(Clone, Copy, Default)]
-pub struct Output<'a> {
-    /// `site build`'s new output: each page is written there as it is rendered.
-    pub staging: Option<&'a Staging>,
-    /// Each page's weight, when the site sets budgets.
-    pub weigh: Option<&'a Weigher<'a>>,
+impl Body {
+    /// A page's HTML kept whole, with its hash.
+    pub fn kept(html: String) -> Body {
+        Body::Kept {
+            hash: blake3::hash(html.as_bytes()),
+            html: html.into(),
+        }
+    }
 }
+
+/// Where each page goes as soon as it is rendered, in the render's parallel
+/// pass. The render writes nothing and measures nothing: `site build`'s sink
+/// writes each page into the new output and weighs it there, so that only its
+/// size stays in memory; `site serve`'s keeps the HTML, to write what changed.
+pub trait Sink: Sync {
+    /// What the sink measures of each page (its weight), kept beside it.
+    type Measure: std::fmt::Debug + Send + Sync;
+    /// Whether pages are written as they render: then no page is kept for the
+    /// next build.
+    fn writes(&self) -> bool;
+    /// Takes a page's HTML, with the islands it hydrates; gives its body (the
+    /// HTML kept, or the size written) and its measure, or why it cannot be
+    /// written.
+    fn page(
+        &self,
+        route: &str,
+        html: String,
+        hydrating: &[&str],
+    ) -> Result<(Body, Self::Measure), String>;
+}
+
+/// The sink that keeps each page's HTML and measures nothing (the editor's
+/// preview).
+pub struct Keep;
+
+impl Sink for Keep {
+    type Measure = ();
+
+    fn writes(&self) -> bool {
+        false
+    }
+
+    fn page(&self, _: &str, html: String, _: &[&str]) -> Result<(Body, ()), String> {
+        Ok((Body::kept(html), ()))
+    }
+}
+
+/// Every problem of a render (template errors are reported once for all pages).
+pub type Problems = Vec<Diagnostic>;
 
 /// A document rendered outside the page list (the 404 page).
 #[derive(Debug, Clone)]
@@ -78,16 +118,28 @@ pub struct Settings {
     pub head: String,
 }
 
-/// The pages of the last build, kept by `site serve` with what they were made from.
-#[derive(Debug, Default)]
-pub struct Cache {
+/// The pages of the last build, kept by `site serve` with what they were made
+/// from (and what the sink measured of them).
+#[derive(Debug)]
+pub struct Cache<M> {
     /// What every page depends on: templates, `site.yaml`, settings, bundle.
     everything: Option<blake3::Hash>,
     /// The listed addresses, titles and dates.
     listing: Option<blake3::Hash>,
-    pages: HashMap<String, (Arc<Page>, Arc<Rendered>)>,
+    pages: HashMap<String, (Arc<Page>, Arc<Rendered<M>>)>,
     /// How many pages the last call rendered (the rest were reused).
     pub rendered: usize,
+}
+
+impl<M> Default for Cache<M> {
+    fn default() -> Self {
+        Cache {
+            everything: None,
+            listing: None,
+            pages: HashMap::new(),
+            rendered: 0,
+        }
+    }
 }
 
 pub struct Renderer {
@@ -289,22 +341,23 @@ impl Renderer {
 
     /// Renders every page, taking from `cache` those whose inputs are unchanged:
     /// the same page data, the same `everything` and, for pages that list pages,
-    /// the same listing. With a staging folder (`site build`), each page is written
-    /// as soon as it is rendered, in the same parallel pass, and nothing is cached.
-    pub fn render_pages(
+    /// the same listing. Each page goes to `sink` as soon as it is rendered, in
+    /// the same parallel pass; a sink that writes pages (`site build`) has
+    /// nothing cached.
+    pub fn render_pages<S: Sink>(
         &self,
         pages: &[Arc<Page>],
-        cache: &mut Cache,
+        cache: &mut Cache<S::Measure>,
         everything: blake3::Hash,
         listing: blake3::Hash,
-        output: Output,
-    ) -> Result<Vec<Arc<Rendered>>, Vec<Diagnostic>> {
-        if cache.everything != Some(everything) || output.staging.is_some() {
+        sink: &S,
+    ) -> Result<Vec<Arc<Rendered<S::Measure>>>, Problems> {
+        if cache.everything != Some(everything) || sink.writes() {
             cache.pages.clear();
         }
         let listing_changed = cache.listing != Some(listing);
-        type Outcome = Result<(Arc<Rendered>, bool), Box<(Diagnostic, String)>>;
-        let results: Vec<Outcome> = pages
+        type Outcome<M> = Result<(Arc<Rendered<M>>, bool), Box<(Diagnostic, String)>>;
+        let results: Vec<Outcome<S::Measure>> = pages
             .par_iter()
             .map(|page| {
                 let kept = cache.pages.get(&page.route).filter(|(before, rendered)| {
@@ -313,7 +366,7 @@ impl Renderer {
                 match kept {
                     Some((_, rendered)) => Ok((rendered.clone(), false)),
                     None => self
-                        .render_page(page, output)
+                        .render_page(page, sink)
                         .map(|r| (Arc::new(r), true))
                         .map_err(|d| Box::new((d, page.source.clone()))),
                 }
@@ -359,7 +412,7 @@ impl Renderer {
                 .collect());
         }
         cache.rendered = rendered;
-        if output.staging.is_none() {
+        if !sink.writes() {
             cache.everything = Some(everything);
             cache.listing = Some(listing);
             cache.pages = pages
@@ -372,7 +425,11 @@ impl Renderer {
         Ok(out)
     }
 
-    pub fn render_page(&self, page: &Page, output: Output) -> Result<Rendered, Diagnostic> {
+    pub fn render_page<S: Sink>(
+        &self,
+        page: &Page,
+        sink: &S,
+    ) -> Result<Rendered<S::Measure>, Diagnostic> {
         let name = format!("layouts/{}.html", page.layout);
         let template = self.env.get_template(&name).map_err(|e| {
             if e.kind() == minijinja::ErrorKind::TemplateNotFound {
@@ -401,7 +458,7 @@ impl Renderer {
             .get_extension::<images::PageFiles>()
             .map(|f| f.0.clone())
             .unwrap_or_default();
-        // The islands the page hydrates, for its JavaScript weight.
+        // The islands the page hydrates, which decide the scripts it loads.
         let hydrating: Vec<String> = captured
             .state()
             .get_extension::<PageIslands>()
@@ -412,29 +469,16 @@ impl Renderer {
             .collect();
         let lists_pages = pages::listed_pages();
         let html = self.finish(captured.into_output());
-        let weight = output.weigh.map(|weigher| {
-            let hydrating: Vec<&str> = hydrating.iter().map(String::as_str).collect();
-            weigher.weigh(&html, &hydrating)
-        });
-        let body = match output.staging {
-            Some(staging) => {
-                let path = staging.dir().join(crate::output::route_file(&page.route));
-                let size = crate::output::write_file(&path, html.as_bytes()).map_err(|e| {
-                    Diagnostic::new(page.source.clone(), format!("cannot write the page: {e}"))
-                })?;
-                Body::Written(size)
-            }
-            None => Body::Kept {
-                hash: blake3::hash(html.as_bytes()),
-                html: html.into(),
-            },
-        };
+        let hydrating: Vec<&str> = hydrating.iter().map(String::as_str).collect();
+        let (body, measure) = sink.page(&page.route, html, &hydrating).map_err(|e| {
+            Diagnostic::new(page.source.clone(), format!("cannot write the page: {e}"))
+        })?;
         Ok(Rendered {
             route: page.route.clone(),
             body,
             lists_pages,
             files,
-            weight,
+            measure,
         })
     }
 
@@ -452,7 +496,7 @@ impl Renderer {
         if self.head.is_empty() {
             html
         } else {
-            text::insert_in_head(&html, &self.head)
+            crate::html::insert_in_head(&html, &self.head)
         }
     }
 

@@ -1,9 +1,11 @@
-//! Text for templates: Markdown filters, dates in words, escaping, and JSON that
-//! is safe inside a `<script>` element.
+//! Text for templates: Markdown filters, e-mail addresses that wrap well, and
+//! JSON that is safe inside a `<script>` element.
 
 use minijinja::value::Value;
 
 use crate::content::markdown;
+// The templates' helpers (and the language switcher) escape attributes alike.
+pub use crate::html::escape_attribute;
 
 pub fn markdown_filter(text: &str) -> Value {
     Value::from_safe_string(markdown::render(text))
@@ -26,13 +28,6 @@ pub fn email_breaks(address: &str) -> Value {
     Value::from_safe_string(out)
 }
 
-/// Text for a double-quoted attribute.
-pub fn escape_attribute(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('"', "&quot;")
-        .replace('<', "&lt;")
-}
-
 /// JSON that cannot end its `<script>` element or be read as markup: `<`, `>` and `&`
 /// become `\u003c` and friends, which JSON.parse reads back unchanged.
 pub fn script_safe_json(json: &str) -> String {
@@ -50,28 +45,6 @@ pub fn script_safe_json(json: &str) -> String {
     out
 }
 
-/// `html` with `extra` placed first in its `<head>`, right after `<meta charset>`
-/// when the page has one (a policy must come before what it governs).
-pub fn insert_in_head(html: &str, extra: &str) -> String {
-    let lower = html.to_ascii_lowercase();
-    let Some(head) = lower.find("<head") else {
-        return format!("{extra}{html}");
-    };
-    let head_end = lower[head..].find('>').map_or(head, |i| head + i + 1);
-    let head_close = lower[head_end..]
-        .find("</head")
-        .map_or(lower.len(), |i| head_end + i);
-    let at = lower[head_end..head_close]
-        .find("<meta charset")
-        .and_then(|i| {
-            lower[head_end + i..]
-                .find('>')
-                .map(|j| head_end + i + j + 1)
-        })
-        .unwrap_or(head_end);
-    format!("{}{extra}{}", &html[..at], &html[at..])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,20 +56,6 @@ mod tests {
             "sydney@<wbr>meridian-digital<wbr>.example"
         );
         assert_eq!(email_breaks("a&b@c").to_string(), "a&amp;b@<wbr>c");
-    }
-
-    #[test]
-    fn head_extras_go_right_after_the_charset() {
-        let page =
-            "<!doctype html><html><head>\n<meta charset=\"utf-8\">\n<title>T</title></head></html>";
-        assert_eq!(
-            insert_in_head(page, "<meta name=x>"),
-            "<!doctype html><html><head>\n<meta charset=\"utf-8\"><meta name=x>\n<title>T</title></head></html>"
-        );
-        assert_eq!(
-            insert_in_head("<html><head><title>T</title></head>", "<X>"),
-            "<html><head><X><title>T</title></head>"
-        );
     }
 
     #[test]

@@ -26,8 +26,13 @@ use crate::forms::guards::{Stored, World};
 use crate::forms::postgres::{self, Refusal, Value};
 use crate::forms::sender;
 use crate::forms::table::Table;
-use crate::serve::LocalAddr;
 use crate::storage::Store;
+
+/// The local address a request's connection reached: the one address of this
+/// server that a client cannot choose, unlike its `Host` header. The server that
+/// accepts the connection attaches it to each request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LocalAddr(pub SocketAddr);
 
 /// The largest request body: a message is at most a few tens of kilobytes.
 const BODY_LIMIT: usize = 1024 * 1024;

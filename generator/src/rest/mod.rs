@@ -8,6 +8,8 @@
 
 pub mod http;
 
+pub use http::LocalAddr;
+
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

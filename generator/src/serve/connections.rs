@@ -15,6 +15,8 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tower_service::Service;
 
+use crate::rest::LocalAddr;
+
 /// Connections served at once (page loads, uploads, live-reload streams): half
 /// the process's file descriptors, the rest kept for files and child processes,
 /// and never more than 4,096.
@@ -29,11 +31,6 @@ pub fn max_connections() -> usize {
 /// How long a client may take to send a request's headers (and how long an idle
 /// kept-alive connection waits for its next request).
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// The local address a request's connection reached: the one address of this
-/// server that a client cannot choose, unlike its `Host` header.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LocalAddr(pub std::net::SocketAddr);
 
 /// Serves `app` on `listener` until `shutdown` completes.
 pub async fn serve(

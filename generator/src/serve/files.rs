@@ -257,7 +257,7 @@ pub async fn serve(
     let content_type = content_type(&file);
     // The editor is a page of its own: a reload on each save would lose what
     // is being typed.
-    let editor = path.starts_with(crate::admin::PREFIX);
+    let editor = path.starts_with(crate::editor::PREFIX);
     if files.live && content_type.starts_with("text/html") && !editor {
         body = live::inject(&body);
     }

@@ -3,8 +3,6 @@
 //! is told to the caller as [`Event`]s; the library prints nothing.
 
 mod connections;
-pub mod editing;
-pub use connections::LocalAddr;
 mod files;
 mod live;
 mod watch;
@@ -18,10 +16,11 @@ use std::time::Duration;
 use axum::routing::get;
 use axum::Router;
 
+use crate::build::{self, Report, Session};
 use crate::content;
 use crate::diagnostics::{self, Diagnostic};
+use crate::editor::{self, Draft};
 use crate::forms::applications::Opening;
-use crate::pipeline::{self, Report, Session};
 use crate::rest;
 use crate::storage::{self, Bucket, Store};
 use files::Files;
@@ -33,7 +32,7 @@ const DEBOUNCE: Duration = Duration::from_millis(5);
 
 #[derive(Debug, Clone)]
 pub struct Options {
-    pub build: pipeline::Options,
+    pub build: build::Options,
     /// The address to listen on.
     pub host: String,
     /// The port to listen on; 0 picks a free one.
@@ -163,19 +162,17 @@ where
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        let editing = editing::Editing { root, work: tx };
-        connections::serve(
-            listener,
-            app(live, files, store, backend, editing),
-            shutdown,
-        )
-        .await
-        .map_err(Error::Stopped)
+        // The editor's previews are rendered between builds, by the rebuild thread.
+        let drafts: editor::Drafts = Arc::new(move |draft| tx.send(Work::Preview(draft)).is_ok());
+        let editor = editor::routes(root, drafts);
+        connections::serve(listener, app(live, files, store, backend, editor), shutdown)
+            .await
+            .map_err(Error::Stopped)
     })
 }
 
 /// The built-in storage: the production project's buckets, under `.site/storage/`.
-fn storage_for(options: &pipeline::Options, on_event: &dyn Fn(Event)) -> Result<Store, Error> {
+fn storage_for(options: &build::Options, on_event: &dyn Fn(Event)) -> Result<Store, Error> {
     let settings = content::storage_settings(&options.root);
     let buckets: Vec<Bucket> = storage::policy::BUCKETS
         .iter()
@@ -201,7 +198,7 @@ fn app(
     files: Arc<Files>,
     store: Arc<Store>,
     backend: Arc<rest::http::Backend>,
-    editing: editing::Editing,
+    editor: Router,
 ) -> Router {
     let live_routes = Router::new()
         .route(live::EVENTS_PATH, get(live::events))
@@ -211,7 +208,7 @@ fn app(
     live_routes
         .merge(storage::http::router(store))
         .merge(rest::http::router(backend))
-        .merge(editing::router(editing))
+        .merge(editor)
         .merge(site)
 }
 
@@ -247,13 +244,13 @@ enum Outcome {
 /// A quiet build (the check for saves whose event was lost) that finds nothing
 /// new gives `None`.
 fn build(
-    options: &pipeline::Options,
+    options: &build::Options,
     session: &mut Session,
     served: &Served,
     on_event: &dyn Fn(Event),
     quiet: bool,
 ) -> Option<Outcome> {
-    match pipeline::build_in(options, session) {
+    match build::build_in(options, session) {
         Ok(report) if quiet && report.files_written == 0 && report.pages_rendered == 0 => None,
         Ok(report) => {
             *served.openings.write().unwrap_or_else(|p| p.into_inner()) = report.openings.clone();
@@ -308,11 +305,11 @@ pub enum Work {
     /// Files were saved.
     Saves(Saves),
     /// The editor's preview of a page, saved or not.
-    Preview(editing::Draft),
+    Preview(Draft),
 }
 
 fn rebuild_loop(
-    options: &pipeline::Options,
+    options: &build::Options,
     mut session: Session,
     mut panel: Panel,
     rx: &mpsc::Receiver<Work>,
@@ -401,8 +398,8 @@ fn rebuild_loop(
 }
 
 /// Answers the editor with the page of its draft, or the build's own errors.
-fn preview(options: &pipeline::Options, session: &mut Session, draft: editing::Draft) {
-    let answer = pipeline::preview(options, session, &draft.file, &draft.text)
+fn preview(options: &build::Options, session: &mut Session, draft: Draft) {
+    let answer = build::preview(options, session, &draft.file, &draft.text)
         .map_err(|diags| diagnostics::render_each(&diags, false));
     let _ = draft.reply.send(answer);
 }

@@ -12,8 +12,8 @@ use notify_debouncer_full::notify::event::{
 use notify_debouncer_full::notify::RecursiveMode;
 use notify_debouncer_full::{new_debouncer, DebounceEventResult, DebouncedEvent};
 
-/// What a changed file is; it decides how much of the pipeline runs again. Every
-/// kind rebuilds through the same pipeline, which skips what did not change: a
+/// What a changed file is; it decides how much of the build runs again. Every
+/// kind rebuilds through the same build, which skips what did not change: a
 /// content file is parsed again alone (the others are kept by fingerprint), and
 /// only pages whose inputs changed are rendered and written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -2,59 +2,32 @@
 //! reads, writes and deletes the files under `content/` and `public/images/`,
 //! which `islands/admin/folder.ts` offers the editor as the folder a browser's
 //! File System Access API would give it. A save lands in the working tree, the
-//! watcher rebuilds, and `git diff` shows the change.
-//!
-//! Only the editor may write: a request must carry `X-Site-Editor` (which a
-//! page of another origin cannot send without a preflight this server never
-//! grants), name a loopback host (no DNS rebinding), and come from this origin
-//! when it says where it comes from.
+//! watcher rebuilds, and `git diff` shows the change. Only the editor may use
+//! these routes (`guard.rs`).
 
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path as UrlPath, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::json;
 
+use super::guard::editor_only;
+
 /// Where the folder is served.
 pub const PREFIX: &str = "/__site/files";
-/// The header the editor sends with every request.
-pub const EDITOR_HEADER: &str = "x-site-editor";
 /// The folders the editor may see and change, under the site root.
 const FOLDERS: [&str; 2] = ["content", "public/images"];
 /// A picture or a page larger than this is refused.
 const BODY_LIMIT: usize = 32 * 1024 * 1024;
 
-/// Where the editor asks for the preview of a page as it has it.
-pub const PREVIEW: &str = "/__site/preview";
-
-/// What the editor's routes need: the site root, and the rebuild thread, which
-/// renders previews with what the last build kept.
-pub struct Editing {
-    pub root: PathBuf,
-    pub work: std::sync::mpsc::Sender<super::Work>,
-}
-
-/// A page as the editor has it, to preview; the answer is its address and HTML,
-/// or the build's own errors as text.
-pub struct Draft {
-    /// The file, relative to the site root (`content/pages/about.yaml`).
-    pub file: String,
-    pub text: String,
-    pub reply: tokio::sync::oneshot::Sender<Result<crate::pipeline::Preview, String>>,
-}
-
-pub fn router(editing: Editing) -> Router {
-    let previews = Router::new()
-        .route(PREVIEW, axum::routing::post(preview))
-        .route_layer(axum::middleware::from_fn(editor_only))
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .with_state(editing.work);
-    let root = Arc::new(editing.root);
+/// The folder's routes, under [`PREFIX`].
+pub fn router(root: PathBuf) -> Router {
+    let root = Arc::new(root);
     Router::new()
         .route(PREFIX, get(list_root))
         .route(&format!("{PREFIX}/"), get(list_root))
@@ -65,75 +38,6 @@ pub fn router(editing: Editing) -> Router {
         .route_layer(axum::middleware::from_fn(editor_only))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(root)
-        .merge(previews)
-}
-
-#[derive(serde::Deserialize)]
-struct Asked {
-    path: String,
-    text: String,
-}
-
-/// `POST /__site/preview` `{"path": "content/pages/about.yaml", "text": "…"}`:
-/// `{"route", "html"}` of the page that text makes, or `{"error"}` with the
-/// build's own messages (file, line, field); 422 for a file that is no page.
-async fn preview(
-    State(work): State<std::sync::mpsc::Sender<super::Work>>,
-    Json(asked): Json<Asked>,
-) -> Response {
-    if !crate::pipeline::has_preview(&asked.path) {
-        let error = crate::pipeline::NO_PREVIEW;
-        return (
-            StatusCode::UNPROCESSABLE_ENTITY,
-            Json(json!({"error": error})),
-        )
-            .into_response();
-    }
-    let (reply, answer) = tokio::sync::oneshot::channel();
-    let draft = Draft {
-        file: asked.path,
-        text: asked.text,
-        reply,
-    };
-    if work.send(super::Work::Preview(draft)).is_err() {
-        return (StatusCode::SERVICE_UNAVAILABLE, "the server is stopping").into_response();
-    }
-    match answer.await {
-        Ok(Ok(page)) => Json(json!({"route": page.route, "html": page.html})).into_response(),
-        // A draft the build refuses is an answer too: the build's own messages.
-        Ok(Err(error)) => Json(json!({"error": error})).into_response(),
-        Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "the server is stopping").into_response(),
-    }
-}
-
-/// Every route answers the editor alone.
-async fn editor_only(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
-    match allowed(request.headers()) {
-        Ok(()) => next.run(request).await,
-        Err(why) => (StatusCode::FORBIDDEN, why).into_response(),
-    }
-}
-
-/// Refuses a request that is not the editor's, saying why.
-fn allowed(headers: &HeaderMap) -> Result<(), &'static str> {
-    let refuse = |why: &'static str| Err(why);
-    if !headers.contains_key(EDITOR_HEADER) {
-        return refuse("only the content editor at /admin/ may use this");
-    }
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("");
-    let name = host.rsplit_once(':').map_or(host, |(name, _)| name);
-    if !["127.0.0.1", "localhost", "[::1]"].contains(&name) {
-        return refuse("the site's folder is served to this machine only");
-    }
-    if let Some(origin) = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) {
-        if origin != format!("http://{host}") {
-            return refuse("a page of another origin may not change the site");
-        }
-    }
-    Ok(())
 }
 
 /// What the editor sees at the root: the folders it may change, and an empty
@@ -328,32 +232,5 @@ mod tests {
         ] {
             assert!(file(refused).is_none(), "{refused}");
         }
-    }
-
-    #[test]
-    fn a_request_without_the_editors_header_or_from_elsewhere_is_refused() {
-        let with = |pairs: &[(&'static str, &str)]| {
-            let mut h = HeaderMap::new();
-            for (k, v) in pairs {
-                h.insert(*k, v.parse().unwrap());
-            }
-            allowed(&h).is_ok()
-        };
-        assert!(with(&[("host", "127.0.0.1:8080"), (EDITOR_HEADER, "1")]));
-        assert!(with(&[
-            ("host", "localhost:8080"),
-            (EDITOR_HEADER, "1"),
-            ("origin", "http://localhost:8080")
-        ]));
-        assert!(!with(&[("host", "127.0.0.1:8080")]));
-        assert!(!with(&[
-            ("host", "evil.example:8080"),
-            (EDITOR_HEADER, "1")
-        ]));
-        assert!(!with(&[
-            ("host", "127.0.0.1:8080"),
-            (EDITOR_HEADER, "1"),
-            ("origin", "https://evil.example")
-        ]));
     }
 }

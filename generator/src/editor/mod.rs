@@ -1,18 +1,29 @@
 //! `/admin/`: the content editor, Sveltia CMS, served from the site's own
 //! files. Its configuration is generated from the content models
 //! (`config.rs`); `islands/admin/main.ts` loads it with the formats that keep
-//! a file's comments and order, and, under `site serve`, the folder it edits.
+//! a file's comments and order, and, under `site serve`, the folder it edits
+//! (`folder.rs`) and the preview of a page as it has it (`preview.rs`), both
+//! for the editor alone (`guard.rs`). The build asks for its files
+//! ([`files`]) and writes them with the output's.
 
 mod cms;
 pub mod config;
+mod fields;
+pub mod folder;
+mod guard;
+pub mod preview;
 
 use std::path::{Path, PathBuf};
 
+use axum::Router;
 use serde_json::json;
 
 use crate::bundle::Bundle;
 use crate::content::site::{Admin, PublishMode};
 use crate::content::Content;
+use crate::output::Source;
+pub use guard::EDITOR_HEADER;
+pub use preview::{has_preview, Draft, Drafts, Preview, NO_PREVIEW};
 
 /// Where the editor is served.
 pub const PREFIX: &str = "/admin/";
@@ -82,29 +93,48 @@ pub enum Error {
     Repo(String),
     #[error("the content editor's script {ENTRY} was not bundled")]
     MissingEntry,
-    #[error("{CMS_PACKAGE} has changed how it loads {0}: its files under /admin/ need updating (src/admin/cms.rs)")]
+    #[error("{CMS_PACKAGE} has changed how it loads {0}: its files under /admin/ need updating (src/editor/cms.rs)")]
     Unexpected(&'static str),
     #[error("the content editor needs {0} at version {1}, found {2}: install the version package.json names (npm ci)")]
     FontVersion(String, String, String),
 }
 
+/// The routes `site serve` gives the editor: the site's folder, and the
+/// preview, which hands each draft to `drafts`.
+pub fn routes(root: PathBuf, drafts: Drafts) -> Router {
+    folder::router(root).merge(preview::router(drafts))
+}
+
 /// A file of `/admin/`: its path in the output, and its text or the file it copies.
 #[derive(Clone)]
-pub enum File {
+enum File {
     Text(String, std::sync::Arc<str>),
     Copy(String, PathBuf),
 }
 
-/// The editor's files: its page, its configuration, and Sveltia CMS's build;
-/// none for a site without the editor's script. `serving` makes the page edit
-/// the site's folder through `site serve`.
+impl File {
+    /// The file as the output takes it: its path, where its bytes come from.
+    fn into_output(self) -> (String, Source) {
+        match self {
+            File::Text(rel, text) => (rel, Source::Bytes(text.as_bytes().to_vec())),
+            File::Copy(rel, path) => (rel, Source::Immutable(path)),
+        }
+    }
+}
+
+/// The editor's files, as the output writes them: its page, its configuration,
+/// and Sveltia CMS's build; none for a site without the editor's script.
+/// `base_url` is the build's (site.yaml's, or the environment's or command
+/// line's in its place), which the editor links to. `serving` makes the page
+/// edit the site's folder through `site serve`.
 pub fn files(
     root: &Path,
     content: &Content,
+    base_url: &str,
     bundle: &Bundle,
     node_modules: &Path,
     serving: bool,
-) -> Result<Option<Vec<File>>, Error> {
+) -> Result<Option<Vec<(String, Source)>>, Error> {
     if !root.join(ENTRY).is_file() {
         return Ok(None);
     }
@@ -123,8 +153,8 @@ pub fn files(
     if content.config.admin.publish_mode == PublishMode::EditorialWorkflow && !serving {
         config["publish_mode"] = json!("editorial_workflow");
     }
-    if !content.config.base_url.is_empty() {
-        config["site_url"] = json!(content.config.base_url);
+    if !base_url.is_empty() {
+        config["site_url"] = json!(base_url);
     }
     // The site's own icon, where it has one.
     let icon = match root.join("public").join("favicon.svg").is_file() {
@@ -146,7 +176,7 @@ pub fn files(
          <title>Content editor · {name}</title>\n\
          <script type=\"module\" src=\"{entry}\" data-cms=\"/{cms}/sveltia-cms.js\"{served}></script>\n\
          </head>\n<body></body>\n</html>\n",
-        name = crate::render::text::escape_attribute(&content.config.name),
+        name = crate::html::escape_attribute(&content.config.name),
         served = if serving { " data-served" } else { "" },
     );
     // Under `site serve`, the preview shows each file's page as served.
@@ -184,7 +214,7 @@ pub fn files(
     ];
     files.extend(files_extra);
     files.extend(cms::files(node_modules, &cms)?);
-    Ok(Some(files))
+    Ok(Some(files.into_iter().map(File::into_output).collect()))
 }
 
 /// "Meridian Digital" → "meridian-digital".
