@@ -209,8 +209,7 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
     let (mut content, bundle) = stages.time("load + bundle", || {
         load_and_bundle(root, session, &unusable)
     })?;
-    let openings =
-        crate::forms::applications::openings(&content.pages, content.config.timezone.tz());
+    let openings = content::openings::openings(&content.pages, content.config.timezone.tz());
     let published = stages.time("publish", || {
         publish(&mut content, options, &mut session.listing_pages)
     })?;
@@ -316,8 +315,7 @@ pub fn preview(
         .bundles
         .bundle(root)
         .map_err(|e| e.into_diagnostics(root))?;
-    let openings =
-        crate::forms::applications::openings(&content.pages, content.config.timezone.tz());
+    let openings = content::openings::openings(&content.pages, content.config.timezone.tz());
     // Listing pages are made anew, so the kept ones stay as the last build left them.
     let published = publish(&mut content, options, &mut session.listing_pages.clone())?;
     let unusable = session.unusable.clone();

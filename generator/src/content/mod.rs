@@ -8,6 +8,7 @@ pub mod highlight;
 pub mod languages;
 pub mod listings;
 pub mod markdown;
+pub mod openings;
 pub mod page;
 pub mod publishing;
 pub mod references;

@@ -65,8 +65,8 @@ pub struct Inputs<'a> {
     pub images: Arc<crate::images::Processor>,
     /// Node, which draws maps, when it was found.
     pub node: Option<&'a Path>,
-    /// Every job posting's opening (`forms::applications::openings`).
-    pub openings: &'a [crate::forms::applications::Opening],
+    /// Every job posting's opening (`content::openings::openings`).
+    pub openings: &'a [crate::content::openings::Opening],
 }
 
 pub fn environment(inputs: Inputs, translations: Arc<Translations>) -> Environment<'static> {
@@ -136,7 +136,7 @@ pub fn environment(inputs: Inputs, translations: Arc<Translations>) -> Environme
         .collect();
     env.add_function("opening", move |translation_key: &str| {
         openings
-            .get(&crate::forms::applications::job_id_of(translation_key))
+            .get(&crate::content::openings::job_id_of(translation_key))
             .cloned()
             .unwrap_or(Value::UNDEFINED)
     });
