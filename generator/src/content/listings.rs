@@ -7,12 +7,14 @@
 //! Pages of a listing that no content file is are made here, with the layout
 //! `listing`.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::publishing::{slug, Clock, CollectionKind, Filter, ListingPlace, Unpublished};
+use super::publishing::{
+    slug, Clock, CollectionKind, Filter, ListingPlace, Moved, Redirect, Unpublished,
+};
 use super::{Content, Page};
 use crate::diagnostics::Diagnostic;
 
@@ -126,7 +128,7 @@ pub struct Published {
     pub held: Vec<Held>,
     /// Every address that redirects, from the built pages' aliases and
     /// `site.yaml`'s `redirects`.
-    pub redirects: Vec<super::publishing::Moved>,
+    pub redirects: Vec<Moved>,
 }
 
 /// Finds the held pages, makes the listings and the pages that show them, and,
@@ -233,8 +235,31 @@ pub fn publish(
         .sort_by(|a, b| a.route.cmp(&b.route).then_with(|| a.source.cmp(&b.source)));
     listings.lists = lists;
     content.listings = Arc::new(listings);
-    let redirects = super::publishing::redirects(&content.pages, &content.config.redirects);
+    let redirects = redirects(&content.pages, &content.config.redirects);
     Ok(Published { held, redirects })
+}
+
+/// Every redirect of the site: each page's aliases (to the page) and
+/// `site.yaml`'s `redirects`, sorted by the old address.
+fn redirects(pages: &[Arc<Page>], config: &[Redirect]) -> Vec<Moved> {
+    let mut all: BTreeMap<String, Moved> = BTreeMap::new();
+    for page in pages {
+        for alias in &page.aliases {
+            all.entry(alias.as_str().to_string()).or_insert(Moved {
+                from: alias.as_str().to_string(),
+                to: page.route.clone(),
+                status: 301,
+            });
+        }
+    }
+    for r in config {
+        all.entry(r.from.as_str().to_string()).or_insert(Moved {
+            from: r.from.as_str().to_string(),
+            to: r.to.as_str().to_string(),
+            status: r.status.0,
+        });
+    }
+    all.into_values().collect()
 }
 
 fn described(filter: &Filter) -> String {
