@@ -6,8 +6,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::values::{Href, Icon, ImageSrc, Markdown, Reference};
-use crate::content::yaml::{self, Node};
+use super::values::{Href, Icon, ImageSrc, Markdown};
+use crate::content::yaml::{self, Node, Reference};
 use crate::suggest;
 
 /// Declares the block enum, its list of type names, and the dispatch from a YAML

@@ -15,6 +15,7 @@ pub mod references;
 pub mod routes;
 pub mod settings;
 pub mod site;
+pub mod strings;
 pub mod values;
 pub mod yaml;
 
@@ -35,7 +36,7 @@ use crate::diagnostics::{relative, Diagnostic};
 pub struct Content {
     pub config: SiteConfig,
     /// What `site.yaml` names (icons, links), with where.
-    pub config_references: Vec<values::Reference>,
+    pub config_references: Vec<yaml::Reference>,
     /// Problems in `site.yaml` that do not stop the build.
     pub config_warnings: Vec<Diagnostic>,
     /// Sorted by route. A page that did not change between two builds of
@@ -44,7 +45,7 @@ pub struct Content {
     /// Each collection's listings, made by the publish step.
     pub listings: Arc<listings::Listings>,
     /// The words that belong to no page, per language.
-    pub strings: languages::Strings,
+    pub strings: strings::Strings,
     /// Per language but the default, the keys of its strings it lacks.
     pub missing_strings: std::collections::BTreeMap<String, Vec<String>>,
 }
@@ -86,7 +87,7 @@ pub struct Unloaded {
     pub diagnostics: Vec<Diagnostic>,
     /// The file, relative to the site root.
     pub file: String,
-    pub references: Vec<values::Reference>,
+    pub references: Vec<yaml::Reference>,
 }
 
 impl From<Vec<Diagnostic>> for Unloaded {
@@ -144,7 +145,7 @@ impl Reading {
         let text = std::fs::read_to_string(root.join("content").join("site.yaml")).ok();
         let languages = text
             .and_then(|t| yaml::parse(&t).ok())
-            .map(|node| languages::read_list(&node).0)
+            .map(|node| read_languages(&node).0)
             .unwrap_or_default();
         Reading {
             languages,
@@ -408,10 +409,10 @@ fn assemble(
     }
 
     // The words of each language, once site.yaml says which there are.
-    let mut strings = languages::StringsRead::default();
+    let mut strings = strings::StringsRead::default();
     if let Some(config) = &config {
         let languages = languages::Languages::new(&config.config.languages);
-        strings = languages::read_strings(root, &languages, &config.config.labels());
+        strings = strings::read_strings(root, &languages, &config.config.labels());
         diagnostics.append(&mut strings.errors);
     }
 
@@ -478,7 +479,7 @@ fn site_yaml_section<T: serde::de::DeserializeOwned + Default>(root: &Path, path
 /// `site.yaml` read, with what it names and its warnings.
 struct Config {
     config: SiteConfig,
-    references: Vec<values::Reference>,
+    references: Vec<yaml::Reference>,
     warnings: Vec<Diagnostic>,
 }
 
@@ -487,7 +488,7 @@ fn load_config(root: &Path) -> Result<Config, Vec<Diagnostic>> {
     let file = relative(&path, root);
     let text: Arc<str> = read_text(&path, root).map_err(|d| vec![d])?.into();
     let node = yaml::parse(&text).map_err(|e| vec![e.diagnostic(&file, &text)])?;
-    let (_, language_errors) = languages::read_list(&node);
+    let (_, language_errors) = read_languages(&node);
     let language_errors: Vec<Diagnostic> = language_errors
         .iter()
         .map(|e| e.diagnostic(&file, &text))
@@ -512,6 +513,45 @@ fn load_config(root: &Path) -> Result<Config, Vec<Diagnostic>> {
         references,
         warnings,
     })
+}
+
+/// The languages `site.yaml` lists, each read on its own: those that read, and
+/// what is wrong with the list besides what reading says (a language listed
+/// twice, a locale or date format that is none), each at its line. Used
+/// whether or not the rest of site.yaml reads, so a run reports all of it.
+fn read_languages(site: &yaml::Node) -> (Vec<languages::Language>, Vec<yaml::Error>) {
+    let Some(yaml::Kind::Seq(items)) = site.get("languages").map(|n| &n.kind) else {
+        return (Vec::new(), Vec::new());
+    };
+    let mut languages = Vec::new();
+    let mut errors = Vec::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for (i, item) in items.iter().enumerate() {
+        let path = yaml::index_path("languages", i);
+        let Ok(language) = yaml::from_node::<languages::Language>(item, &path) else {
+            continue;
+        };
+        let span = item.get("code").map_or(item.span, |n| n.span);
+        let lower = language.code().to_ascii_lowercase();
+        if let Some(first) = seen.get(&lower) {
+            errors.push(yaml::Error::at(
+                span,
+                &format!("{path}.code"),
+                format!(
+                    "`{}` is listed twice (also languages[{first}]): list each language once",
+                    language.code()
+                ),
+            ));
+            continue;
+        }
+        seen.insert(lower, i);
+        for (field, message) in language.problems() {
+            let at = item.get(field).map_or(span, |n| n.span);
+            errors.push(yaml::Error::at(at, &format!("{path}.{field}"), message));
+        }
+        languages.push(language);
+    }
+    (languages, errors)
 }
 
 /// A content file as text. A byte that is not UTF-8 is an error at its line and

@@ -9,10 +9,10 @@ use serde::{Deserialize, Serialize};
 use super::blocks::Block;
 use super::entries::{Event, EventMatter, Job, JobMatter};
 use super::publishing::{CollectionKind, Unpublished};
-use super::values::{Date, ImageSrc, Layout, Reference, SitePath, Target, TranslationOf};
+use super::values::{Date, ImageSrc, Layout, SitePath, Target, TranslationOf};
 use super::Reading;
 use crate::content::markdown;
-use crate::content::yaml::{self, Node};
+use crate::content::yaml::{self, Node, Reference};
 use crate::lines::LineStarts;
 
 #[derive(Debug, Clone, Default, Serialize)]

@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::listings::Held;
-use super::values::{Reference, Target};
-use super::{yaml, Content, Page, Unloaded};
+use super::values::Target;
+use super::yaml::{self, Reference};
+use super::{Content, Page, Unloaded};
 use crate::diagnostics::Diagnostic;
 use crate::suggest;
 

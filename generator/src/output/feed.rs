@@ -114,7 +114,7 @@ pub fn feed(
     let title = match own_language {
         true => title,
         false => labels
-            .get(&format!("{}.{title}", crate::content::languages::LABELS))
+            .get(&format!("{}.{title}", crate::content::strings::LABELS))
             .cloned()
             .unwrap_or(title),
     };

@@ -10,7 +10,8 @@ use minijinja::value::Kwargs;
 use minijinja::{Error, ErrorKind, State, Value};
 use serde::Serialize;
 
-use crate::content::languages::{Direction, Languages, Strings, LABELS};
+use crate::content::languages::{Direction, Languages};
+use crate::content::strings::{Strings, LABELS};
 use crate::content::{canonical_url, Content, Page};
 
 /// Every page's translations, found once per build.
@@ -435,7 +436,7 @@ pub fn date_long(translations: &Arc<Translations>, state: &State, value: &str) -
         .get(language.code())
         .and_then(|(_, l)| *l);
     match crate::content::values::check_date(value) {
-        Ok(date) => language.date_in(date, locale),
+        Ok(date) => super::format::date(language, date, locale),
         Err(_) => value.to_string(),
     }
 }

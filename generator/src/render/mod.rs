@@ -5,6 +5,7 @@
 
 mod assets;
 pub mod environment;
+mod format;
 mod icons;
 mod images;
 pub mod islands;

@@ -34,7 +34,7 @@ pub fn schemas() -> Vec<(&'static str, Schema)> {
         ("job.schema.json", schema_for!(JobMatter)),
         (
             "strings.schema.json",
-            schema_for!(crate::content::languages::StringsSchema),
+            schema_for!(crate::content::strings::StringsSchema),
         ),
     ]
 }

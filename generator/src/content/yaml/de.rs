@@ -15,8 +15,8 @@ use std::sync::{Mutex, PoisonError};
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::Deserialize;
 
-use super::{child_path, index_path, Error, Failed, Key, Kind, Node};
-use crate::content::values::{self, Reference};
+use super::{child_path, index_path, Error, Failed, Key, Kind, Node, Reference};
+use crate::content::values;
 use crate::suggest;
 
 /// Each pass learns at least one absent required field, so this bounds the
@@ -296,7 +296,7 @@ fn checked_value<'de, V: Visitor<'de>>(
             de.state.references.borrow_mut().extend(
                 found
                     .into_iter()
-                    .map(|r| r.at(de.node.span, de.path.clone())),
+                    .map(|f| Reference::at(f, de.node.span, de.path.clone())),
             );
             visitor.visit_newtype_struct(de)
         }

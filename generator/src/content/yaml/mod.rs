@@ -18,7 +18,7 @@ use serde::Deserialize;
 pub use syntax::cut_by_comments;
 pub use tree::parse;
 
-use crate::content::values::Reference;
+use crate::content::values::{Found, Target};
 
 /// A position in a source file: byte range plus 1-based line and column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -272,6 +272,26 @@ impl serde_de::Error for Error {
             ..Error::whole(format!(
                 "this mapping has no `{field}`, which it needs; add a `{field}:` line"
             ))
+        }
+    }
+}
+
+/// What a value names (`values::Target`) with the place in a content file it is
+/// named at, for the references pass.
+#[derive(Debug, Clone)]
+pub struct Reference {
+    pub target: Target,
+    pub span: Span,
+    pub path: String,
+}
+
+impl Reference {
+    /// What a value read at `span` (the field `path`) was found to name.
+    pub fn at(found: Found, span: Span, path: String) -> Reference {
+        Reference {
+            target: found.target,
+            span,
+            path,
         }
     }
 }
