@@ -10,7 +10,6 @@ use super::blocks::Block;
 use super::entries::{Event, EventMatter, Job, JobMatter};
 use super::publishing::{CollectionKind, Unpublished};
 use super::values::{Date, ImageSrc, Layout, SitePath, Target, TranslationOf};
-use super::Reading;
 use crate::content::markdown;
 use crate::content::yaml::{self, Node, Reference};
 use crate::lines::LineStarts;
@@ -73,6 +72,22 @@ impl Page {
             .or(self.event.as_ref().map(|e| e.collection.as_str()))
             .or(self.job.as_ref().map(|j| j.collection.as_str()))
     }
+}
+
+/// What of `site.yaml` a page is read with: which folders are collections (and
+/// of what kind), the zone an event's times default to, the offices a job may be
+/// at, and whether code is highlighted. When it changes, every page is read again;
+/// the loader makes it (`load.rs`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Reading {
+    pub collections: Vec<super::publishing::Collection>,
+    pub timezone: super::publishing::TimeZone,
+    pub offices: Vec<String>,
+    pub highlight_code: bool,
+    /// The build's day in the site's zone: what is dated after it is held back.
+    pub today: chrono::NaiveDate,
+    /// The site's languages: a file's name may end in one's code (`about.de.yaml`).
+    pub languages: Vec<super::languages::Language>,
 }
 
 /// An article of a collection: its byline, picture and reading time.

@@ -7,7 +7,7 @@ use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::listings::Held;
+use super::publish::Held;
 use super::values::Target;
 use super::yaml::{self, Reference};
 use super::{Content, Page, Unloaded};

@@ -126,7 +126,7 @@ pub fn read_strings(root: &Path, languages: &Languages, labels: &[String]) -> St
         if !path.is_file() {
             continue;
         }
-        let text: Arc<str> = match super::read_text(&path, root) {
+        let text: Arc<str> = match super::files::read_text(&path, root) {
             Ok(text) => text.into(),
             Err(d) => {
                 read.errors.push(d);
