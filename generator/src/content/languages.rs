@@ -248,10 +248,32 @@ pub fn check_code(text: &str) -> Result<String, String> {
     ))
 }
 
-/// The site's languages, by code and by the folder of their addresses.
-#[derive(Debug, Clone)]
+/// A page's language: one of the site's, by its place in `languages:`. The
+/// first is the default language, and so is `Lang::default()`: a page that
+/// names no language (`about.yaml`, a listing's page, the 404 page) is in it.
+/// This is the one place a page's language is defaulted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Lang(usize);
+
+impl Lang {
+    /// Whether it is the site's default language, served at `/`.
+    pub fn is_default(self) -> bool {
+        self.0 == 0
+    }
+}
+
+/// The site's languages, made once per load from `languages:` of site.yaml (or
+/// English alone), by code and by the folder of their addresses.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Languages {
     pub all: Vec<Language>,
+}
+
+impl Default for Languages {
+    /// The languages of a site without `languages:`: English alone.
+    fn default() -> Languages {
+        Languages::new(&[])
+    }
 }
 
 impl Languages {
@@ -268,11 +290,38 @@ impl Languages {
         &self.all[0]
     }
 
+    /// The language `lang` is.
+    pub fn language(&self, lang: Lang) -> &Language {
+        self.all.get(lang.0).unwrap_or(&self.all[0])
+    }
+
+    /// The code of the language `lang` is: `en`, `de`.
+    pub fn code(&self, lang: Lang) -> &str {
+        self.language(lang).code()
+    }
+
+    /// The `Lang` of `code`, or the default language's when the site has none
+    /// of that code.
+    pub fn lang(&self, code: &str) -> Lang {
+        self.each()
+            .find(|(_, l)| l.code() == code)
+            .map_or(Lang::default(), |(lang, _)| lang)
+    }
+
+    /// The language of `code`, or the default language when the site has none
+    /// of that code.
     pub fn get(&self, code: &str) -> &Language {
-        self.all
-            .iter()
-            .find(|l| l.code() == code)
-            .unwrap_or(&self.all[0])
+        self.language(self.lang(code))
+    }
+
+    /// Every language with its `Lang`, the default first.
+    pub fn each(&self) -> impl Iterator<Item = (Lang, &Language)> {
+        self.all.iter().enumerate().map(|(i, l)| (Lang(i), l))
+    }
+
+    /// Every language but the default, with its `Lang`.
+    pub fn others(&self) -> impl Iterator<Item = (Lang, &Language)> {
+        self.each().skip(1)
     }
 
     /// Whether the site has more than one language.
@@ -281,11 +330,11 @@ impl Languages {
     }
 
     /// The prefix of a language's addresses: `` for the default, `/de` for German.
-    pub fn prefix(&self, code: &str) -> String {
-        if code == self.default_language().code() {
+    pub fn prefix(&self, lang: Lang) -> String {
+        if lang.is_default() {
             String::new()
         } else {
-            format!("/{}", self.get(code).folder())
+            format!("/{}", self.language(lang).folder())
         }
     }
 
@@ -305,16 +354,15 @@ impl Languages {
     /// A content file's language from its name (`about.de.yaml` → `de`), and
     /// its name without it. A suffix that names no language of the site is an
     /// error with a suggestion.
-    pub fn of_file<'a>(&self, stem: &'a str) -> Result<(&'a str, &Language), String> {
+    pub fn of_file<'a>(&self, stem: &'a str) -> Result<(&'a str, Lang), String> {
         let Some((name, suffix)) = stem.rsplit_once('.') else {
-            return Ok((stem, self.default_language()));
+            return Ok((stem, Lang::default()));
         };
-        if let Some(language) = self
-            .all
-            .iter()
-            .find(|l| l.code().eq_ignore_ascii_case(suffix))
+        if let Some((lang, _)) = self
+            .each()
+            .find(|(_, l)| l.code().eq_ignore_ascii_case(suffix))
         {
-            return Ok((name, language));
+            return Ok((name, lang));
         }
         let codes: Vec<&str> = self.all.iter().map(Language::code).collect();
         let hint = crate::suggest::did_you_mean(suffix, codes.iter().copied());
@@ -382,11 +430,12 @@ mod tests {
             language("de", "%Y"),
             language("ar", "%Y"),
         ]);
-        assert_eq!(languages.of_file("about").unwrap().1.code(), "en");
         assert_eq!(
-            languages.of_file("about.de").unwrap(),
-            ("about", languages.get("de"))
+            languages.of_file("about").unwrap(),
+            ("about", Lang::default())
         );
+        let (name, de) = languages.of_file("about.de").unwrap();
+        assert_eq!((name, languages.code(de)), ("about", "de"));
         assert!(languages
             .of_file("about.fr")
             .unwrap_err()
@@ -394,7 +443,7 @@ mod tests {
         assert_eq!(languages.of_route("/de/about/").code(), "de");
         assert_eq!(languages.of_route("/de/").code(), "de");
         assert_eq!(languages.of_route("/design/").code(), "en");
-        assert_eq!(languages.prefix("ar"), "/ar");
-        assert_eq!(languages.prefix("en"), "");
+        assert_eq!(languages.prefix(Lang(2)), "/ar");
+        assert_eq!(languages.prefix(Lang::default()), "");
     }
 }

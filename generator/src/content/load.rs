@@ -11,9 +11,11 @@ use rayon::prelude::*;
 
 use super::config::{load_config, read_languages, site_yaml_section, Config};
 use super::files::{files_after, is_page_file, page_files, read_text, Fingerprint};
+use super::languages::Languages;
 use super::page::{self, Page, Reading};
 use super::site::SiteConfig;
-use super::{languages, listings, publishing, routes, strings, yaml};
+use super::translations::Translations;
+use super::{listings, publishing, routes, strings, yaml};
 use crate::diagnostics::{relative, Diagnostic};
 
 #[derive(Debug)]
@@ -32,11 +34,16 @@ pub struct Content {
     pub strings: strings::Strings,
     /// Per language but the default, the keys of its strings it lacks.
     pub missing_strings: std::collections::BTreeMap<String, Vec<String>>,
+    /// Which pages translate which, made by the publish step.
+    pub translations: Arc<Translations>,
+    /// The site's languages, made once as the pages were read.
+    languages: Languages,
 }
 
 impl Content {
-    pub fn languages(&self) -> languages::Languages {
-        languages::Languages::new(&self.config.languages)
+    /// The site's languages.
+    pub fn languages(&self) -> &Languages {
+        &self.languages
     }
 }
 
@@ -78,7 +85,7 @@ impl Reading {
             offices: config.offices.iter().map(|o| o.city.clone()).collect(),
             highlight_code: config.highlight_code,
             today: publishing::Clock::of(&config.timezone).today(),
-            languages: config.languages.clone(),
+            languages: Languages::new(&config.languages),
         }
     }
 
@@ -96,7 +103,7 @@ impl Reading {
             .map(|node| read_languages(&node).0)
             .unwrap_or_default();
         Reading {
-            languages,
+            languages: Languages::new(&languages),
             collections: site_yaml_section(root, "collections"),
             offices: offices.into_iter().map(|o| o.city).collect(),
             highlight_code: highlight.unwrap_or(true),
@@ -151,7 +158,7 @@ pub fn load_cached(root: &Path, cache: &mut Cache) -> Result<Content, Failure> {
         if cache.loaded.len() == cache.files.len() && !cache.pages.is_empty() {
             load_saved(root, cache, saved, &pages_dir, &reading);
             let loaded = cache.loaded.iter().cloned();
-            return assemble(root, config, diagnostics, loaded);
+            return assemble(root, config, &reading.languages, diagnostics, loaded);
         }
     }
     let files = match &saved {
@@ -218,7 +225,13 @@ pub fn load_cached(root: &Path, cache: &mut Cache) -> Result<Content, Failure> {
     if keep {
         cache.loaded = loaded.clone();
     }
-    assemble(root, config, diagnostics, loaded.into_iter())
+    assemble(
+        root,
+        config,
+        &reading.languages,
+        diagnostics,
+        loaded.into_iter(),
+    )
 }
 
 /// Brings the cache up to date after saves of `saved` alone: each is read again
@@ -307,7 +320,13 @@ pub fn load_draft(
                 .map_err(Arc::new),
         })
         .collect();
-    assemble(root, config, diagnostics, loaded.into_iter())
+    assemble(
+        root,
+        config,
+        &reading.languages,
+        diagnostics,
+        loaded.into_iter(),
+    )
 }
 
 /// The content of the pages loaded (in any order) with `site.yaml` and the
@@ -315,6 +334,7 @@ pub fn load_draft(
 fn assemble(
     root: &Path,
     config: Option<Config>,
+    languages: &Languages,
     mut diagnostics: Vec<Diagnostic>,
     loaded: impl Iterator<Item = Loaded>,
 ) -> Result<Content, Failure> {
@@ -346,8 +366,7 @@ fn assemble(
     // The words of each language, once site.yaml says which there are.
     let mut strings = strings::StringsRead::default();
     if let Some(config) = &config {
-        let languages = languages::Languages::new(&config.config.languages);
-        strings = strings::read_strings(root, &languages, &config.config.labels());
+        strings = strings::read_strings(root, languages, &config.config.labels());
         diagnostics.append(&mut strings.errors);
     }
 
@@ -362,6 +381,8 @@ fn assemble(
                 listings: Default::default(),
                 strings: strings.strings,
                 missing_strings: strings.missing,
+                translations: Default::default(),
+                languages: languages.clone(),
             })
         }
         _ => Err(Failure {
@@ -404,16 +425,15 @@ fn load_page_text(
         .into());
     }
     // `about.de.yaml` is the German `about.yaml`, at `/de/about/`.
-    let languages = languages::Languages::new(&reading.languages);
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-    let (name, language) = languages
+    let (name, lang) = reading
+        .languages
         .of_file(stem)
         .map_err(|m| vec![Diagnostic::new(file.clone(), m)])?;
     let unprefixed = path.with_file_name(format!("{name}.{ext}"));
     let key = routes::route_for(pages_dir, &unprefixed)
         .map_err(|m| vec![Diagnostic::new(file.clone(), m)])?;
-    let route = format!("{}{key}", languages.prefix(language.code()));
-    let lang = language.code().to_string();
+    let route = format!("{}{key}", reading.languages.prefix(lang));
     let result = if ext == "md" {
         // A Markdown page directly in a collection's folder is one of its articles.
         let folder = path

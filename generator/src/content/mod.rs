@@ -24,6 +24,7 @@ pub mod routes;
 pub mod settings;
 pub mod site;
 pub mod strings;
+pub mod translations;
 pub mod values;
 pub mod yaml;
 

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::blocks::Block;
 use super::entries::{Event, EventMatter, Job, JobMatter};
+use super::languages::{Lang, Languages};
 use super::publishing::{CollectionKind, Unpublished};
 use super::values::{Date, ImageSrc, Layout, SitePath, Target, TranslationOf};
 use crate::content::markdown;
@@ -18,8 +19,11 @@ use crate::lines::LineStarts;
 pub struct Page {
     /// The address, `/` or `/services/cloud/` (always with the trailing slash).
     pub route: String,
-    /// Its language's code (`en`, `de`), from the file's name (`about.de.yaml`).
-    pub lang: String,
+    /// Its language, from the file's name (`about.de.yaml`); the default
+    /// language when the name gives none. Templates read its code (`page.lang`),
+    /// which the render stage adds.
+    #[serde(skip)]
+    pub lang: Lang,
     /// The address of the default language's page it is a translation of (for
     /// a page of the default language, its own): what ties translations together.
     pub translation_key: String,
@@ -87,7 +91,7 @@ pub struct Reading {
     /// The build's day in the site's zone: what is dated after it is held back.
     pub today: chrono::NaiveDate,
     /// The site's languages: a file's name may end in one's code (`about.de.yaml`).
-    pub languages: Vec<super::languages::Language>,
+    pub languages: Languages,
 }
 
 /// An article of a collection: its byline, picture and reading time.

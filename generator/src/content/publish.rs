@@ -1,6 +1,7 @@
 //! The publish step, between load and references: which pages a build holds back
 //! (drafts, scheduled, closed), each collection's listings with the pages that
-//! show them, and every address that redirects. Pages of a listing that no
+//! show them, every address that redirects, and the translations index of the
+//! pages the build has. Pages of a listing that no
 //! content file is are made here, with the layout `listing`.
 
 use std::collections::{BTreeMap, HashMap};
@@ -12,6 +13,7 @@ use super::page::Page;
 use super::publishing::{
     slug, Clock, Collection, CollectionKind, Filter, Moved, Redirect, Unpublished,
 };
+use super::translations::Translations;
 use crate::diagnostics::Diagnostic;
 
 /// A page the build holds back, and why.
@@ -32,7 +34,8 @@ pub struct Published {
 }
 
 /// Finds the held pages, makes the listings and the pages that show them, and,
-/// unless `drafts`, leaves the held pages out of `content`. `made` keeps the
+/// unless `drafts`, leaves the held pages out of `content`; then indexes which
+/// of the pages left translate which (`content.translations`). `made` keeps the
 /// pages made by earlier builds of `site serve`, so an unchanged one is the same
 /// `Arc` (and is not rendered again).
 pub fn publish(
@@ -61,14 +64,13 @@ pub fn publish(
     let mut lists = Vec::new();
     // Listings are of the default language's entries; a translated entry is
     // reached from its original's language switcher and its language's feed.
-    let default = content.languages().default_language().code().to_string();
     for collection in &content.config.collections {
         let entries: Vec<&Page> = content
             .pages
             .iter()
             .map(|p| p.as_ref())
             .filter(|p| {
-                p.collection() == Some(collection.name.as_str()) && shown(p) && p.lang == default
+                p.collection() == Some(collection.name.as_str()) && shown(p) && p.lang.is_default()
             })
             .collect();
         lists.extend(lists_of(collection, entries, &now));
@@ -104,10 +106,7 @@ pub fn publish(
             let index = routes
                 .get(format!("/{}/", list.collection).as_str())
                 .map(|&at| content.pages[at].as_ref());
-            let mut page = listing_page(index, list, n, &route);
-            if page.lang.is_empty() {
-                page.lang = default.clone();
-            }
+            let page = listing_page(index, list, n, &route);
             let page = match made.remove(&route) {
                 Some(before) if same(&before, &page) => before,
                 _ => Arc::new(page),
@@ -128,6 +127,7 @@ pub fn publish(
         .pages
         .sort_by(|a, b| a.route.cmp(&b.route).then_with(|| a.source.cmp(&b.source)));
     content.listings = Arc::new(Listings::new(lists));
+    content.translations = Arc::new(Translations::new(&content.pages));
     let redirects = redirects(&content.pages, &content.config.redirects);
     Ok(Published { held, redirects })
 }
@@ -293,7 +293,7 @@ fn listing_page(index: Option<&Page>, list: &List, n: usize, route: &str) -> Pag
         title,
         description,
         layout: "listing".into(),
-        lang: index.map_or_else(String::new, |p| p.lang.clone()),
+        lang: index.map(|p| p.lang).unwrap_or_default(),
         translation_key: route.to_string(),
         ..Page::default()
     }
