@@ -15,6 +15,7 @@ pub mod languages;
 pub mod listings;
 pub mod load;
 pub mod markdown;
+pub mod matter;
 pub mod openings;
 pub mod page;
 pub mod publish;

@@ -8,8 +8,7 @@ use std::path::{Path, PathBuf};
 
 use schemars::{schema_for, Schema};
 
-use crate::content::entries::{EventMatter, JobMatter};
-use crate::content::page::{ArticleMatter, FrontMatter, PageHead};
+use crate::content::matter::{ArticleMatter, EventMatter, FrontMatter, JobMatter, PageHead};
 use crate::content::SiteConfig;
 
 /// Where the schemas are committed, under the site root.
