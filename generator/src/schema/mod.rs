@@ -129,8 +129,9 @@ mod tests {
     #[test]
     fn every_block_type_has_an_example_that_reads() {
         for tag in Block::TYPES {
-            let text = reference::example(tag)
-                .unwrap_or_else(|| panic!("no example for `{tag}` in src/content/examples/"));
+            let text = reference::example(tag).unwrap_or_else(|| {
+                panic!("no example for `{tag}` in src/content/blocks/examples/")
+            });
             let node = yaml::parse(text).unwrap();
             let yaml::Kind::Seq(items) = &node.kind else {
                 panic!("{tag}: the example is a list of one block");
