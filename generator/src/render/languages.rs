@@ -1,7 +1,8 @@
 //! What a page knows of the site's other languages: its own (code, name,
 //! direction, locale), its translations as `hreflang` alternates (with
-//! `x-default`), the language switcher's links, and the words of its language
-//! (`t`, `label`).
+//! `x-default`) and the language switcher's links, both read from the
+//! translations index the publish step made, and the words of its language
+//! (`t`, `label`) and its dates (`date_long`, written by `format.rs`).
 
 use std::collections::HashMap;
 use std::sync::Arc;
