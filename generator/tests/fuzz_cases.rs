@@ -62,7 +62,7 @@ fn markdown_that_once_panicked_gives_errors_at_a_position() {
     for (name, text) in cases("front_matter") {
         let source: Arc<str> = text.as_str().into();
         // Every kind of collection reads front matter of its own.
-        let reading = site::content::Reading {
+        let reading = page::Reading {
             offices: vec!["London".into()],
             ..Default::default()
         };

@@ -93,7 +93,7 @@ pub struct Report {
     pub production: bool,
     /// The pages not published on the build's day (drafts, scheduled, closed):
     /// left out, or shown with a badge when `drafts`.
-    pub held: Vec<content::listings::Held>,
+    pub held: Vec<content::publish::Held>,
     pub drafts: bool,
     /// The addresses that redirect (for `site serve` to answer as the host does).
     pub redirects: Vec<content::publishing::Moved>,
@@ -135,8 +135,7 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
     let (mut content, bundle) = stages.time("load + bundle", || {
         load_and_bundle(root, session, &unusable)
     })?;
-    let openings =
-        crate::forms::applications::openings(&content.pages, content.config.timezone.tz());
+    let openings = content::openings::openings(&content.pages, content.config.timezone.tz());
     let published = stages.time("publish", || {
         publish(&mut content, options, &mut session.listing_pages)
     })?;
@@ -278,9 +277,9 @@ fn publish(
     content: &mut Content,
     options: &Options,
     made: &mut std::collections::HashMap<String, Arc<Page>>,
-) -> Stage<content::listings::Published> {
+) -> Stage<content::publish::Published> {
     let clock = content::publishing::Clock::of(&content.config.timezone);
-    content::listings::publish(content, options.drafts, &clock, made)
+    content::publish::publish(content, options.drafts, &clock, made)
 }
 
 /// The icons, pictures, layouts and pages content names exist, and every
@@ -291,7 +290,7 @@ fn references(
     content: &Content,
     session: &mut Session,
     unusable: &[(String, String)],
-    published: &content::listings::Published,
+    published: &content::publish::Published,
 ) -> Stage<Vec<Diagnostic>> {
     let mut places = content::references::Places::of(root, session.bundles.node_modules());
     places.unusable = unusable.to_vec();

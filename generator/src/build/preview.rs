@@ -32,8 +32,7 @@ pub fn preview(
         .bundles
         .bundle(root, EXTRA_ENTRIES)
         .map_err(|e| e.into_diagnostics(root))?;
-    let openings =
-        crate::forms::applications::openings(&content.pages, content.config.timezone.tz());
+    let openings = crate::content::openings::openings(&content.pages, content.config.timezone.tz());
     // Listing pages are made anew, so the kept ones stay as the last build left them.
     let published = publish(&mut content, options, &mut session.listing_pages.clone())?;
     let unusable = session.unusable.clone();

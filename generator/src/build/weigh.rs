@@ -36,21 +36,16 @@ pub(super) fn weigh(
         .collect();
     // A translation has the budget of the page it translates (`/de/contact/`
     // that of `/contact`), reported at its own address.
-    let keys: std::collections::HashMap<&str, (&str, &str)> = content
+    let layouts: std::collections::HashMap<&str, &str> = content
         .pages
         .iter()
-        .filter(|p| !p.translation_key.is_empty())
-        .map(|p| {
-            (
-                p.route.as_str(),
-                (p.translation_key.as_str(), p.layout.as_str()),
-            )
-        })
+        .map(|p| (p.route.as_str(), p.layout.as_str()))
         .collect();
     let over: Vec<String> = weights
         .iter()
         .flat_map(|(route, w)| {
-            let (key, layout) = keys.get(route.as_str()).copied().unwrap_or((route, ""));
+            let key = content.translations.original(route).unwrap_or(route);
+            let layout = layouts.get(route.as_str()).copied().unwrap_or("");
             weight::over_budget(key, layout, *w, budgets)
                 .into_iter()
                 .map(move |m| match key == route {

@@ -58,7 +58,14 @@ pub(super) fn write(
         &content.pages,
         (base_url.clone(), default.clone()),
         output::sitemap::reads_the_same,
-        || Arc::new(output::sitemap::sitemap(base_url, &content.pages, &default)),
+        || {
+            Arc::new(output::sitemap::sitemap(
+                base_url,
+                &content.pages,
+                &content.translations,
+                content.languages(),
+            ))
+        },
     );
     let now = content::publishing::Clock::of(&content.config.timezone)
         .now

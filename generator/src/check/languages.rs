@@ -26,21 +26,20 @@ pub struct Coverage {
 pub fn coverage(root: &Path) -> Option<Vec<Coverage>> {
     let content = crate::content::load(root).ok()?;
     let languages = content.languages();
-    let default = languages.default_language().code().to_string();
     let originals: Vec<&crate::content::Page> = content
         .pages
         .iter()
-        .filter(|p| p.lang == default)
+        .filter(|p| p.lang.is_default())
         .map(|p| p.as_ref())
         .collect();
     Some(
-        languages.all[1..]
-            .iter()
-            .map(|l| {
+        languages
+            .others()
+            .map(|(lang, l)| {
                 let done: HashSet<&str> = content
                     .pages
                     .iter()
-                    .filter(|p| p.lang == l.code())
+                    .filter(|p| p.lang == lang)
                     .map(|p| p.translation_key.as_str())
                     .collect();
                 let (translated, missing): (

@@ -2,7 +2,8 @@
 //! last, with where each CV is on disk; or `--openings`, the postings the
 //! applications' table takes them for, as the deploy sends them to Supabase.
 
-use site::forms::applications::{openings, JOB_APPLICATIONS};
+use site::content::openings::openings;
+use site::forms::applications::JOB_APPLICATIONS;
 use site::rest::Inbox;
 use site::storage::policy::APPLICATIONS;
 

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use pulldown_cmark::{html, CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd};
 
-use crate::content::canonical_href;
+use super::routes::{canonical_href, check_link};
 
 fn options() -> Options {
     Options::ENABLE_TABLES
@@ -77,9 +77,7 @@ pub fn render_with_links(source: &str, highlight: bool) -> (String, Vec<Link>) {
             }
             // Content is checked when it loads; this keeps a refused link out of
             // the HTML (its text stays) even where a caller skipped that check.
-            Event::Start(Tag::Link { ref dest_url, .. })
-                if crate::content::values::check_href(dest_url).is_err() =>
-            {
+            Event::Start(Tag::Link { ref dest_url, .. }) if check_link(dest_url).is_err() => {
                 dropping_link = true;
             }
             Event::End(TagEnd::Link) if dropping_link => dropping_link = false,

@@ -1,26 +1,29 @@
 //! One page of the site, read from `content/pages/**/*.yaml` (typed blocks) or
 //! `content/pages/**/*.md` (front matter and a Markdown body). A Markdown page in
-//! a collection's folder (`content/pages/insights/*.md`) is an article.
+//! a collection's folder (`content/pages/insights/*.md`) is an article, an event
+//! or a job posting. What the head of each kind may say is `matter.rs`'s.
 
-use schemars::JsonSchema;
-use serde::de::IgnoredAny;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::blocks::Block;
-use super::entries::{Event, EventMatter, Job, JobMatter};
+use super::entries::{Event, Job};
+use super::languages::{Lang, Languages};
+use super::matter::{ArticleMatter, EventMatter, FrontMatter, JobMatter, PageHead};
 use super::publishing::{CollectionKind, Unpublished};
-use super::values::{Date, ImageSrc, Layout, Reference, SitePath, Target, TranslationOf};
-use super::Reading;
+use super::values::{Date, ImageSrc, Layout, SitePath, Target};
 use crate::content::markdown;
-use crate::content::yaml::{self, Node};
+use crate::content::yaml::{self, Node, Reference};
 use crate::lines::LineStarts;
 
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Page {
     /// The address, `/` or `/services/cloud/` (always with the trailing slash).
     pub route: String,
-    /// Its language's code (`en`, `de`), from the file's name (`about.de.yaml`).
-    pub lang: String,
+    /// Its language, from the file's name (`about.de.yaml`); the default
+    /// language when the name gives none. Templates read its code (`page.lang`),
+    /// which the render stage adds.
+    #[serde(skip)]
+    pub lang: Lang,
     /// The address of the default language's page it is a translation of (for
     /// a page of the default language, its own): what ties translations together.
     pub translation_key: String,
@@ -75,6 +78,22 @@ impl Page {
     }
 }
 
+/// What of `site.yaml` a page is read with: which folders are collections (and
+/// of what kind), the zone an event's times default to, the offices a job may be
+/// at, and whether code is highlighted. When it changes, every page is read again;
+/// the loader makes it (`load.rs`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Reading {
+    pub collections: Vec<super::publishing::Collection>,
+    pub timezone: super::publishing::TimeZone,
+    pub offices: Vec<String>,
+    pub highlight_code: bool,
+    /// The build's day in the site's zone: what is dated after it is held back.
+    pub today: chrono::NaiveDate,
+    /// The site's languages: a file's name may end in one's code (`about.de.yaml`).
+    pub languages: Languages,
+}
+
 /// An article of a collection: its byline, picture and reading time.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Article {
@@ -87,115 +106,6 @@ pub struct Article {
     pub featured: bool,
     /// At 200 words a minute, at least 1.
     pub reading_minutes: usize,
-}
-
-/// A page made of blocks: `content/pages/**/*.yaml`. Its address comes from its
-/// path: `content/pages/about.yaml` is `/about/`.
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[schemars(title = "Page")]
-pub struct PageHead {
-    /// The page's title: the browser tab, search results and social cards.
-    pub title: String,
-    /// One or two sentences for search results and social cards.
-    pub description: String,
-    /// The layout the blocks are placed in: a file in templates/layouts/. Default: `page`.
-    #[serde(default)]
-    pub layout: Option<Layout>,
-    /// Not published yet: `site serve` shows it with a Draft badge; `site build`
-    /// leaves it out (`--drafts` builds it).
-    #[serde(default)]
-    pub draft: bool,
-    /// Old addresses of this page, each redirected here, e.g. `[/about-us/]`.
-    #[serde(default)]
-    pub aliases: Vec<SitePath>,
-    /// In a translation (`about.de.yaml`) whose name differs from the page it
-    /// translates: that page's address in the default language, e.g. `/about/`.
-    #[serde(default)]
-    #[allow(dead_code)]
-    pub translation_of: Option<TranslationOf>,
-    /// The sections of the page, top to bottom. Each starts with `- type:` and the
-    /// block type's name.
-    #[schemars(with = "Vec<Block>")]
-    #[allow(dead_code)]
-    pub blocks: IgnoredAny,
-}
-
-/// The front matter of a Markdown page, between `---` lines at its top.
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[schemars(title = "Front matter")]
-pub struct FrontMatter {
-    /// The page's title, shown as its heading.
-    pub title: String,
-    /// One or two sentences for search results and social cards.
-    pub description: String,
-    /// A file in templates/layouts/. Default: `markdown`.
-    #[serde(default)]
-    pub layout: Option<Layout>,
-    /// When the page was written or last changed, YYYY-MM-DD; shown on the page and
-    /// in the sitemap. A day after the build's holds the page back until then.
-    #[serde(default)]
-    pub date: Option<Date>,
-    /// Words the page is about, for search.
-    #[serde(default)]
-    pub tags: Vec<String>,
-    /// Not published yet: `site serve` shows it with a Draft badge; `site build`
-    /// leaves it out (`--drafts` builds it).
-    #[serde(default)]
-    pub draft: bool,
-    /// Old addresses of this page, each redirected here, e.g. `[/old/address/]`.
-    #[serde(default)]
-    pub aliases: Vec<SitePath>,
-    /// In a translation (`about.de.yaml`) whose name differs from the page it
-    /// translates: that page's address in the default language, e.g. `/about/`.
-    #[serde(default)]
-    #[allow(dead_code)]
-    pub translation_of: Option<TranslationOf>,
-}
-
-/// The front matter of an article: a Markdown page in a collection's folder,
-/// such as `content/pages/insights/`.
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[schemars(title = "Article front matter")]
-pub struct ArticleMatter {
-    /// The article's headline.
-    pub title: String,
-    /// One or two sentences: the card's text, search results and the feed.
-    pub description: String,
-    /// The day it is published, YYYY-MM-DD. Articles are listed newest first; a day
-    /// after the build's holds the article back until then.
-    pub date: Date,
-    /// Who wrote it, e.g. "Priya Menon, Chief Technology Officer".
-    pub author: String,
-    /// Its topic, shown above the title on cards, e.g. "Technology".
-    pub category: String,
-    /// The article's picture: a file under public/, e.g. /images/insights/ai.svg.
-    pub image: ImageSrc,
-    /// What the picture shows, for people who cannot see it.
-    pub alt: String,
-    /// Show this article in the listing's hero. Without one, the newest is shown.
-    #[serde(default)]
-    pub featured: bool,
-    /// A file in templates/layouts/. Default: `article`.
-    #[serde(default)]
-    pub layout: Option<Layout>,
-    /// Words the page is about, for search.
-    #[serde(default)]
-    pub tags: Vec<String>,
-    /// Not published yet: `site serve` shows it with a Draft badge; `site build`
-    /// leaves it out (`--drafts` builds it).
-    #[serde(default)]
-    pub draft: bool,
-    /// Old addresses of this article, each redirected here.
-    #[serde(default)]
-    pub aliases: Vec<SitePath>,
-    /// In a translation (`about.de.yaml`) whose name differs from the page it
-    /// translates: that page's address in the default language, e.g. `/about/`.
-    #[serde(default)]
-    #[allow(dead_code)]
-    pub translation_of: Option<TranslationOf>,
 }
 
 /// Reads a YAML page. Every bad block and every mistake in it is reported.

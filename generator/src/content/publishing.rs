@@ -4,14 +4,13 @@
 //! host's own form; templates only show them.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 use super::values::{Href, SitePath};
-use super::Page;
 
 /// A folder of `content/pages/` whose Markdown pages are the entries of a
 /// collection: `insights` (the short form), or `{ name: events, kind: events }`.
@@ -255,29 +254,6 @@ impl Unpublished {
             Unpublished::Closed { date } => format!("closed on {date}"),
         }
     }
-}
-
-/// Every redirect of the site: each page's aliases (to the page) and
-/// `site.yaml`'s `redirects`, sorted by the old address.
-pub fn redirects(pages: &[std::sync::Arc<Page>], config: &[Redirect]) -> Vec<Moved> {
-    let mut all: BTreeMap<String, Moved> = BTreeMap::new();
-    for page in pages {
-        for alias in &page.aliases {
-            all.entry(alias.as_str().to_string()).or_insert(Moved {
-                from: alias.as_str().to_string(),
-                to: page.route.clone(),
-                status: 301,
-            });
-        }
-    }
-    for r in config {
-        all.entry(r.from.as_str().to_string()).or_insert(Moved {
-            from: r.from.as_str().to_string(),
-            to: r.to.as_str().to_string(),
-            status: r.status.0,
-        });
-    }
-    all.into_values().collect()
 }
 
 /// Where a page of a listing is: which collection, which of its entries (all,

@@ -53,6 +53,37 @@ pub fn canonical_href(href: &str) -> String {
     format!("{path}/{rest}")
 }
 
+const SCHEMES: [&str; 4] = ["https", "http", "mailto", "tel"];
+
+/// The link rule: a link an editor may write is a relative path, a `#fragment`,
+/// or an `https:`, `http:`, `mailto:` or `tel:` URL. Anything else
+/// (`javascript:`, `data:`) could run code or mislead, and is refused, saying why.
+pub fn check_link(href: &str) -> Result<(), String> {
+    if href.is_empty() {
+        return Err("the link is empty; leave `href` out to show the label as plain text".into());
+    }
+    // Browsers drop tabs and line breaks inside URLs: `java\tscript:` runs.
+    if href.chars().any(char::is_control) {
+        return Err("a link cannot contain tabs or line breaks".into());
+    }
+    let first = href.find(['/', '?', '#']).unwrap_or(href.len());
+    if let Some(colon) = href[..first].find(':') {
+        let scheme = &href[..colon];
+        if SCHEMES.contains(&scheme) {
+            return Ok(());
+        }
+        let hint = if SCHEMES.contains(&scheme.to_ascii_lowercase().as_str()) {
+            format!("; write `{}:` in lowercase", scheme.to_ascii_lowercase())
+        } else {
+            String::new()
+        };
+        return Err(format!(
+            "`{scheme}:` links are not allowed; a link is a path on this site (`/about`), a `#fragment`, or an https:, http:, mailto: or tel: address{hint}"
+        ));
+    }
+    Ok(())
+}
+
 /// `https://example.com` + `/about/` → `https://example.com/about/`.
 pub fn canonical_url(base_url: &str, route: &str) -> String {
     format!("{}{}", base_url.trim_end_matches('/'), route)

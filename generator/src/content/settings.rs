@@ -7,8 +7,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use base64::Engine;
-use serde::{Deserialize, Serialize};
 
+/// The host is a setting too: `site build --for <host>` overrides site.yaml's.
+pub use crate::content::site::Host;
 use crate::content::site::{SiteConfig, Storage};
 use crate::content::yaml;
 use crate::diagnostics::Diagnostic;
@@ -300,81 +301,6 @@ impl SiteYaml {
             ),
             _ => d,
         }
-    }
-}
-
-/// Where the site is published.
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Host {
-    /// Reads `_headers`; redirects `/about` to `/about/` with 308; compresses itself.
-    #[default]
-    CloudflarePages,
-    /// Reads `_headers`; redirects `/about` to `/about/` with 301; compresses itself.
-    Netlify,
-    /// Sends no custom headers (the policies go into each page as `<meta>`);
-    /// redirects `/about` to `/about/` with 301; compresses itself.
-    GithubPages,
-    /// Includes `_nginx.conf`, written by the build; serves the `.br`/`.gz` twins.
-    Nginx,
-}
-
-impl Host {
-    pub const ALL: [Host; 4] = [
-        Host::CloudflarePages,
-        Host::Netlify,
-        Host::GithubPages,
-        Host::Nginx,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Host::CloudflarePages => "cloudflare-pages",
-            Host::Netlify => "netlify",
-            Host::GithubPages => "github-pages",
-            Host::Nginx => "nginx",
-        }
-    }
-
-    pub fn parse(name: &str) -> Result<Host, String> {
-        Host::ALL
-            .into_iter()
-            .find(|h| h.name() == name)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Host::ALL.iter().map(|h| h.name()).collect();
-                format!(
-                    "unknown host `{name}`, expected one of {}",
-                    names.join(", ")
-                )
-            })
-    }
-
-    /// Whether the host serves precompressed twins (`main.css.br`) by itself.
-    /// Cloudflare, Netlify and GitHub Pages compress on their own, so for them
-    /// the twins would only be extra public files.
-    pub fn serves_precompressed(self) -> bool {
-        self == Host::Nginx
-    }
-
-    /// Whether the host can send the site's own headers at all.
-    pub fn sends_custom_headers(self) -> bool {
-        self != Host::GithubPages
-    }
-
-    /// How the host answers a folder's address without its slash (`/about`): a
-    /// redirect to `/about/` with this status.
-    pub fn folder_redirect(self) -> u16 {
-        match self {
-            Host::CloudflarePages => 308,
-            Host::Netlify | Host::GithubPages | Host::Nginx => 301,
-        }
-    }
-
-    /// Whether `/about/index.html` is redirected to `/about/` (else served as is).
-    pub fn redirects_index_html(self) -> bool {
-        self == Host::CloudflarePages
     }
 }
 

@@ -8,8 +8,9 @@ use std::borrow::Cow;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 
-use super::yaml::Span;
-use crate::content::{canonical_href, markdown};
+use super::languages::check_code;
+use super::markdown;
+use super::routes::{canonical_href, check_link};
 
 /// The kinds of value checked where they are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,24 +75,6 @@ pub struct Found {
     pub offset: usize,
 }
 
-impl Found {
-    pub fn at(self, span: Span, path: String) -> Reference {
-        Reference {
-            target: self.target,
-            span,
-            path,
-        }
-    }
-}
-
-/// A target with the place in a content file it is named at.
-#[derive(Debug, Clone)]
-pub struct Reference {
-    pub target: Target,
-    pub span: Span,
-    pub path: String,
-}
-
 /// Checks a value of `kind` written as `text`: what it refers to, or what is wrong.
 pub fn check(kind: Kind, text: &str) -> Result<Vec<Found>, String> {
     let found = |target| Found { target, offset: 0 };
@@ -109,8 +92,7 @@ pub fn check(kind: Kind, text: &str) -> Result<Vec<Found>, String> {
         Kind::TimeZone => check_timezone(text.trim()).map(|()| Vec::new()),
         Kind::Status => check_status(text.trim()).map(|_| Vec::new()),
         Kind::Months => check_retention_months(text.trim()).map(|_| Vec::new()),
-        Kind::Language => crate::content::languages::check_code(text.trim())
-            .map(|code| vec![found(Target::Language(code))]),
+        Kind::Language => check_code(text.trim()).map(|code| vec![found(Target::Language(code))]),
         Kind::Translation => check_path(text.trim()).map(|p| vec![found(Target::Translation(p))]),
     }
 }
@@ -226,35 +208,11 @@ fn days_in_month(year: i32, month: u32) -> u32 {
         .unwrap_or(28)
 }
 
-const SCHEMES: [&str; 4] = ["https", "http", "mailto", "tel"];
-
 /// A link an editor may write: a relative path, a `#fragment`, or an `https:`,
-/// `http:`, `mailto:` or `tel:` URL. Anything else (`javascript:`, `data:`) could
-/// run code or mislead, and is refused. A path on this site is returned as a
-/// page link to check.
+/// `http:`, `mailto:` or `tel:` URL (the link rule, `routes::check_link`). A path
+/// on this site is returned as a page link to check.
 pub fn check_href(href: &str) -> Result<Option<Target>, String> {
-    if href.is_empty() {
-        return Err("the link is empty; leave `href` out to show the label as plain text".into());
-    }
-    // Browsers drop tabs and line breaks inside URLs: `java\tscript:` runs.
-    if href.chars().any(char::is_control) {
-        return Err("a link cannot contain tabs or line breaks".into());
-    }
-    let first = href.find(['/', '?', '#']).unwrap_or(href.len());
-    if let Some(colon) = href[..first].find(':') {
-        let scheme = &href[..colon];
-        if SCHEMES.contains(&scheme) {
-            return Ok(None);
-        }
-        let hint = if SCHEMES.contains(&scheme.to_ascii_lowercase().as_str()) {
-            format!("; write `{}:` in lowercase", scheme.to_ascii_lowercase())
-        } else {
-            String::new()
-        };
-        return Err(format!(
-            "`{scheme}:` links are not allowed; a link is a path on this site (`/about`), a `#fragment`, or an https:, http:, mailto: or tel: address{hint}"
-        ));
-    }
+    check_link(href)?;
     if href.starts_with('/') && !href.starts_with("//") {
         return Ok(Some(Target::Link(canonical_href(href))));
     }
@@ -411,25 +369,6 @@ checked_text!(
 impl DateTime {
     pub fn naive(&self) -> Option<chrono::NaiveDateTime> {
         check_datetime(&self.0).ok()
-    }
-}
-
-checked_text!(
-    /// A language's BCP 47 code, e.g. `en`, `de`, `ar` or `pt-BR`.
-    LanguageCode,
-    "site.language",
-    json_schema!({
-        "type": "string",
-        "pattern": "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$",
-        "description": "A language's BCP 47 code, as registered with IANA: en, de, ar, pt-BR."
-    }),
-    |text: String| text.trim().to_string()
-);
-
-impl LanguageCode {
-    /// A code known to be good (the default language's).
-    pub fn from_checked(code: &str) -> LanguageCode {
-        LanguageCode(code.to_string())
     }
 }
 

@@ -1,7 +1,9 @@
-//! The careers application form's table, `job_applications`, and the postings it
-//! takes applications for (`public.job_openings`).
+//! The careers application form's table, `job_applications`, and what its guard
+//! answers an application to a posting that is closed or takes no one from the
+//! applicant's country. The postings themselves are content (`content::openings`).
 
 use super::table::*;
+pub use crate::content::openings::Opening;
 use crate::storage::policy::APPLICATIONS;
 
 /// A posting's id: the name of its file in the jobs collection, as a folder of
@@ -177,19 +179,6 @@ pub const JOB_APPLICATIONS: Table = Table {
     defines_sender: false,
 };
 
-/// What the database is told of a posting: until when it takes applications,
-/// and from where. A row of `public.job_openings`.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Opening {
-    pub job_id: String,
-    pub title: String,
-    /// The first moment it no longer takes applications: the day after its
-    /// `valid_through`, at midnight in the site's time zone.
-    pub closes_at: chrono::DateTime<chrono::Utc>,
-    /// For a remote posting, the countries applicants may live in; else empty.
-    pub applicants_from: Vec<String>,
-}
-
 /// Why an application is refused for its posting, as the trigger raises it.
 pub const NO_POSTING_MESSAGE: &str = "There is no posting with this id.";
 pub const CLOSED_MESSAGE: &str = "This posting is closed: applications are no longer accepted.";
@@ -200,58 +189,4 @@ pub fn country_message(allowed: &[String]) -> String {
         "This posting takes applicants living in {} only.",
         allowed.join(", ")
     )
-}
-
-/// The openings of the site's job postings, every one the content has (closed
-/// ones too, so an application to one is told it is closed).
-pub fn openings(
-    pages: &[std::sync::Arc<crate::content::page::Page>],
-    zone: chrono_tz::Tz,
-) -> Vec<Opening> {
-    let mut openings: Vec<Opening> = pages
-        .iter()
-        // A translation is the same posting.
-        .filter(|p| p.route == p.translation_key)
-        .filter_map(|page| {
-            let job = page.job.as_ref()?;
-            let last = job.valid_through.naive()?;
-            Some(Opening {
-                job_id: job_id(page),
-                title: page.title.clone(),
-                closes_at: closes_at(last, zone),
-                applicants_from: if job.remote {
-                    job.applicants_from.clone()
-                } else {
-                    Vec::new()
-                },
-            })
-        })
-        .collect();
-    openings.sort_by(|a, b| a.job_id.cmp(&b.job_id));
-    openings
-}
-
-/// A posting's id: the last part of its address in the default language
-/// (`/careers/security-consultant-london/` → `security-consultant-london`).
-pub fn job_id(page: &crate::content::page::Page) -> String {
-    job_id_of(&page.translation_key)
-}
-
-/// The id of the posting whose default-language address is `translation_key`.
-pub fn job_id_of(translation_key: &str) -> String {
-    let key = translation_key.trim_matches('/');
-    key.rsplit('/').next().unwrap_or(key).to_string()
-}
-
-/// Midnight after `last` in `zone`, as a moment.
-pub fn closes_at(last: chrono::NaiveDate, zone: chrono_tz::Tz) -> chrono::DateTime<chrono::Utc> {
-    use chrono::TimeZone;
-    let next = last
-        .succ_opt()
-        .unwrap_or(last)
-        .and_time(chrono::NaiveTime::MIN);
-    zone.from_local_datetime(&next)
-        .earliest()
-        .map(|t| t.with_timezone(&chrono::Utc))
-        .unwrap_or_else(|| chrono::Utc.from_utc_datetime(&next))
 }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::bundle::Bundle;
+use crate::content::languages::Lang;
 use crate::content::publishing::{CollectionKind, Filter, Moved};
 use crate::content::settings::Host;
 use crate::content::Content;
@@ -139,20 +140,20 @@ fn generated(content: &Content, site: &Site, moved: &[Moved]) -> Vec<(String, St
                     &content.pages,
                     &l.collection,
                     category,
-                    (default, "", &no_labels),
+                    (Lang::default(), default, "", &no_labels),
                 )
             }),
     );
     // Each other language: a feed per collection it has articles in.
-    for language in &languages.all[1..] {
+    for (lang, language) in languages.others() {
         let collections: std::collections::BTreeSet<&str> = content
             .pages
             .iter()
-            .filter(|p| p.lang == language.code() && p.unpublished.is_none())
+            .filter(|p| p.lang == lang && p.unpublished.is_none())
             .filter_map(|p| p.article.as_ref().map(|a| a.collection.as_str()))
             .collect();
         for collection in collections {
-            let prefix = languages.prefix(language.code());
+            let prefix = languages.prefix(lang);
             let labels = content
                 .strings
                 .by_language
@@ -165,7 +166,7 @@ fn generated(content: &Content, site: &Site, moved: &[Moved]) -> Vec<(String, St
                 &content.pages,
                 collection,
                 None,
-                (language, &prefix, &labels),
+                (lang, language, &prefix, &labels),
             ));
         }
     }

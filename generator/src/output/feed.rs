@@ -7,7 +7,7 @@ use std::sync::Arc;
 use atom_syndication::{Category, Content, Entry, Feed, FixedDateTime, Link, Person, Text};
 
 use crate::content::canonical_url;
-use crate::content::languages::Language;
+use crate::content::languages::{Lang, Language};
 use crate::content::{Page, SiteConfig};
 
 /// How many articles a feed holds: the newest.
@@ -22,7 +22,12 @@ pub fn feed(
     pages: &[Arc<Page>],
     collection: &str,
     category: Option<&str>,
-    (language, prefix, labels): (&Language, &str, &std::collections::BTreeMap<String, String>),
+    (lang, language, prefix, labels): (
+        Lang,
+        &Language,
+        &str,
+        &std::collections::BTreeMap<String, String>,
+    ),
 ) -> (String, String) {
     let listed_at = match category {
         Some(c) => format!(
@@ -42,7 +47,7 @@ pub fn feed(
         .iter()
         .filter(|p| {
             p.unpublished.is_none()
-                && p.lang == language.code()
+                && p.lang == lang
                 && p.article.as_ref().is_some_and(|a| {
                     a.collection == collection
                         && category.is_none_or(|c| {
@@ -109,12 +114,12 @@ pub fn feed(
         .collect();
     // A listing of another language lends its title as the language's strings
     // translate it (`labels`), and no subtitle.
-    let own_language = listing.is_some_and(|p| p.lang == language.code());
+    let own_language = listing.is_some_and(|p| p.lang == lang);
     let title = listing.map_or_else(|| collection.to_string(), |p| p.title.clone());
     let title = match own_language {
         true => title,
         false => labels
-            .get(&format!("{}.{title}", crate::content::languages::LABELS))
+            .get(&format!("{}.{title}", crate::content::strings::LABELS))
             .cloned()
             .unwrap_or(title),
     };

@@ -10,6 +10,8 @@
 use std::collections::HashMap;
 
 use crate::content::canonical_url;
+use crate::content::languages::Languages;
+use crate::content::translations::{Member, Translations};
 use crate::content::values::Date;
 use crate::content::Page;
 
@@ -56,11 +58,12 @@ const INDEX: (&str, &str) = (
 pub fn sitemap(
     base_url: &str,
     pages: &[std::sync::Arc<Page>],
-    default_language: &str,
+    translations: &Translations,
+    languages: &Languages,
 ) -> Vec<(String, String)> {
     files(
         base_url,
-        &urls(base_url, pages, default_language),
+        &urls(base_url, pages, translations, languages),
         Limits::PROTOCOL,
     )
 }
@@ -75,15 +78,14 @@ pub fn reads_the_same(a: &Page, b: &Page) -> bool {
         && a.article.as_ref().map(|x| &x.collection) == b.article.as_ref().map(|x| &x.collection)
 }
 
-/// The sitemap's entries: every published page, dated, with its translations.
-pub fn urls(base_url: &str, pages: &[std::sync::Arc<Page>], default_language: &str) -> Vec<Url> {
-    // Each translation key's published pages, in the order pages come.
-    let mut groups: HashMap<&str, Vec<&Page>> = HashMap::new();
-    for page in pages.iter().filter(|p| p.unpublished.is_none()) {
-        if !page.translation_key.is_empty() {
-            groups.entry(&page.translation_key).or_default().push(page);
-        }
-    }
+/// The sitemap's entries: every published page, dated, with its published
+/// translations (from the translations index).
+pub fn urls(
+    base_url: &str,
+    pages: &[std::sync::Arc<Page>],
+    translations: &Translations,
+    languages: &Languages,
+) -> Vec<Url> {
     // A collection's listing changes with its newest article: each collection's
     // newest date, found in one pass.
     let mut newest: HashMap<&str, &Date> = HashMap::new();
@@ -100,16 +102,24 @@ pub fn urls(base_url: &str, pages: &[std::sync::Arc<Page>], default_language: &s
         .filter(|p| p.unpublished.is_none())
         .map(|page| {
             let collection = page.route.trim_matches('/');
-            let members = groups
-                .get(page.translation_key.as_str())
-                .filter(|m| m.len() > 1)
-                .map(Vec::as_slice)
-                .unwrap_or_default();
+            // In the order of their addresses.
+            let mut members: Vec<&Member> = translations
+                .group(&page.translation_key)
+                .iter()
+                .filter(|m| m.published)
+                .collect();
+            members.sort_by(|a, b| a.route.cmp(&b.route));
+            if members.len() < 2 {
+                members.clear();
+            }
             let mut alternates: Vec<(String, String)> = members
                 .iter()
-                .map(|p| (p.lang.clone(), canonical_url(base_url, &p.route)))
+                .map(|m| {
+                    let code = languages.code(m.lang).to_string();
+                    (code, canonical_url(base_url, &m.route))
+                })
                 .collect();
-            if let Some(default) = members.iter().find(|p| p.lang == default_language) {
+            if let Some(default) = members.iter().find(|m| m.lang.is_default()) {
                 alternates.push(("x-default".into(), canonical_url(base_url, &default.route)));
             }
             Url {
@@ -296,20 +306,30 @@ mod tests {
 
     #[test]
     fn a_translated_page_lists_every_translation_and_x_default() {
-        let page = |route: &str, lang: &str| {
+        let mut all = Languages::default().all;
+        for code in ["de", "ar"] {
+            let mut language = all[0].clone();
+            language.code = crate::content::languages::LanguageCode::from_checked(code);
+            all.push(language);
+        }
+        let languages = Languages::new(&all);
+        let page = |route: &str, file: &str| {
             std::sync::Arc::new(Page {
                 route: route.into(),
-                lang: lang.into(),
+                lang: languages.of_file(file).unwrap().1,
                 translation_key: "/about/".into(),
                 ..Page::default()
             })
         };
         let pages = [
-            page("/about/", "en"),
-            page("/de/about/", "de"),
-            page("/ar/about/", "ar"),
+            page("/about/", "about"),
+            page("/ar/about/", "about.ar"),
+            page("/de/about/", "about.de"),
         ];
-        let xml = &sitemap(BASE, &pages, "en")[0].1;
+        let sitemap = |pages: &[std::sync::Arc<Page>]| {
+            sitemap(BASE, pages, &Translations::new(pages), &languages)
+        };
+        let xml = &sitemap(&pages)[0].1;
         assert!(xml.contains("xmlns:xhtml=\"http://www.w3.org/1999/xhtml\""));
         let de = xml
             .lines()
@@ -325,7 +345,7 @@ mod tests {
             assert!(de.contains(&link), "{link} in {de}");
         }
         // A page of one language names no alternates, and the sitemap no namespace.
-        let alone = &sitemap(BASE, &pages[..1], "en")[0].1;
+        let alone = &sitemap(&pages[..1])[0].1;
         assert!(!alone.contains("xhtml"), "{alone}");
     }
 }

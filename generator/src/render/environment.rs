@@ -65,8 +65,8 @@ pub struct Inputs<'a> {
     pub images: Arc<crate::images::Processor>,
     /// Node, which draws maps, when it was found.
     pub node: Option<&'a Path>,
-    /// Every job posting's opening (`forms::applications::openings`).
-    pub openings: &'a [crate::forms::applications::Opening],
+    /// Every job posting's opening (`content::openings::openings`).
+    pub openings: &'a [crate::content::openings::Opening],
 }
 
 pub fn environment(inputs: Inputs, translations: Arc<Translations>) -> Environment<'static> {
@@ -102,7 +102,7 @@ pub fn environment(inputs: Inputs, translations: Arc<Translations>) -> Environme
     let listed: Vec<Arc<Listed>> = content
         .pages
         .iter()
-        .map(|p| Arc::new(Listed::of(p)))
+        .map(|p| Arc::new(Listed::of(p, content.languages())))
         .collect();
     let listing = Arc::new(pages::Listing::new(&listed, content.listings.clone()));
     env.add_global("pages", Value::from_object(PageList(listed)));
@@ -136,7 +136,7 @@ pub fn environment(inputs: Inputs, translations: Arc<Translations>) -> Environme
         .collect();
     env.add_function("opening", move |translation_key: &str| {
         openings
-            .get(&crate::forms::applications::job_id_of(translation_key))
+            .get(&crate::content::openings::job_id_of(translation_key))
             .cloned()
             .unwrap_or(Value::UNDEFINED)
     });
@@ -238,11 +238,12 @@ pub fn environment(inputs: Inputs, translations: Arc<Translations>) -> Environme
         .map(|p| (p.route.clone(), p.clone()))
         .collect();
     let config = content.config.clone();
+    let languages = content.languages().clone();
     let base = settings.base_url.clone();
     env.add_function("structured_data", move |route: &str, image: &str| {
         let script = pages_by_route
             .get(route)
-            .map(|p| super::structured::script(&config, &base, p, image))
+            .map(|p| super::structured::script(&config, &base, p, languages.code(p.lang), image))
             .unwrap_or_default();
         Value::from_safe_string(script)
     });

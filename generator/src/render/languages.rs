@@ -1,7 +1,8 @@
 //! What a page knows of the site's other languages: its own (code, name,
 //! direction, locale), its translations as `hreflang` alternates (with
-//! `x-default`), the language switcher's links, and the words of its language
-//! (`t`, `label`).
+//! `x-default`) and the language switcher's links, both read from the
+//! translations index the publish step made, and the words of its language
+//! (`t`, `label`) and its dates (`date_long`, written by `format.rs`).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -10,21 +11,23 @@ use minijinja::value::Kwargs;
 use minijinja::{Error, ErrorKind, State, Value};
 use serde::Serialize;
 
-use crate::content::languages::{Direction, Languages, Strings, LABELS};
-use crate::content::{canonical_url, Content, Page};
+use crate::content::languages::{Direction, Lang, Languages};
+use crate::content::strings::{Strings, LABELS};
+use crate::content::{canonical_url, translations, Content, Page};
 
-/// Every page's translations, found once per build.
+/// What pages know of the site's languages, made once per renderer: each
+/// language's view, the words of each, and the translations index the publish
+/// step made.
 #[derive(Debug)]
 pub struct Translations {
     pub languages: Languages,
-    /// By translation key (the default language's address): each language's page.
-    groups: HashMap<String, Vec<(String, String)>>,
-    /// Each address's language, for `localize`.
+    /// Which pages translate which (`content.translations`).
+    index: Arc<translations::Translations>,
     base_url: String,
     strings: Strings,
-    /// Each language's view and month names' locale, found once a build: every
+    /// Each language's view and month names' locale, by `Lang`, found once: every
     /// page reads them.
-    views: HashMap<String, (LanguageView, Option<chrono::Locale>)>,
+    views: HashMap<Lang, (LanguageView, Option<chrono::Locale>)>,
 }
 
 /// The page's language as templates read it (`page.language`).
@@ -67,6 +70,8 @@ pub struct Switch {
 /// What a page's context adds for languages.
 #[derive(Debug, Clone, Serialize)]
 pub struct PageLanguages {
+    /// Its language's code (`page.lang`).
+    pub lang: String,
     pub language: LanguageView,
     /// Every translation with the page itself; empty when it has none.
     pub alternates: Vec<Alternate>,
@@ -78,130 +83,96 @@ pub struct PageLanguages {
 
 impl Translations {
     pub fn new(content: &Content, base_url: &str) -> Translations {
-        let mut groups: HashMap<String, Vec<(String, String)>> = HashMap::new();
-        for page in &content.pages {
-            if page.translation_key.is_empty() {
-                continue;
-            }
-            groups
-                .entry(page.translation_key.clone())
-                .or_default()
-                .push((page.lang.clone(), page.route.clone()));
-        }
-        let languages = content.languages();
-        // In the order of `languages:`.
-        let order: HashMap<String, usize> = languages
-            .all
-            .iter()
-            .enumerate()
-            .map(|(i, l)| (l.code().to_string(), i))
-            .collect();
-        for members in groups.values_mut() {
-            members.sort_by_key(|(lang, _)| order.get(lang).copied().unwrap_or(usize::MAX));
-        }
         let mut translations = Translations {
-            languages,
-            groups,
+            languages: content.languages().clone(),
+            index: content.translations.clone(),
             base_url: base_url.to_string(),
             strings: content.strings.clone(),
             views: HashMap::new(),
         };
         translations.views = translations
             .languages
-            .all
-            .iter()
-            .map(|language| {
-                let code = language.code();
+            .each()
+            .map(|(lang, language)| {
                 let view = LanguageView {
-                    code: code.to_string(),
+                    code: language.code().to_string(),
                     name: language.name.clone(),
                     dir: dir(language.direction),
                     og_locale: language.og_locale(),
-                    home: translations.home(code),
-                    prefix: translations.languages.prefix(code),
+                    home: translations.home(lang),
+                    prefix: translations.languages.prefix(lang),
                 };
-                (code.to_string(), (view, language.chrono_locale().ok()))
+                (lang, (view, language.chrono_locale().ok()))
             })
             .collect();
         translations
     }
 
-    fn lang_of<'a>(&'a self, page: &'a Page) -> &'a str {
-        if page.lang.is_empty() {
-            self.languages.default_language().code()
-        } else {
-            &page.lang
-        }
-    }
-
-    /// The page in `code`, if it is translated into it.
-    fn route_in(&self, key: &str, code: &str) -> Option<&str> {
-        self.groups
-            .get(key)?
-            .iter()
-            .find(|(lang, _)| lang == code)
-            .map(|(_, route)| route.as_str())
+    /// A language's view and month names' locale.
+    fn view(&self, lang: Lang) -> &(LanguageView, Option<chrono::Locale>) {
+        self.views
+            .get(&lang)
+            .unwrap_or_else(|| &self.views[&Lang::default()])
     }
 
     /// A language's home page: its own, else the default's.
-    fn home(&self, code: &str) -> String {
-        self.route_in("/", code).unwrap_or("/").to_string()
+    fn home(&self, lang: Lang) -> String {
+        self.index.route_in("/", lang).unwrap_or("/").to_string()
     }
 
     pub fn of(&self, page: &Page) -> PageLanguages {
-        let code = self.languages.get(self.lang_of(page)).code();
-        let view = self.views[code].0.clone();
+        let lang = page.lang;
+        let view = self.view(lang).0.clone();
         let key = if page.translation_key.is_empty() {
             page.route.as_str()
         } else {
             page.translation_key.as_str()
         };
-        let members = self.groups.get(key).map(Vec::as_slice).unwrap_or_default();
-        let translated = members.len() > 1 && members.iter().any(|(_, r)| *r == page.route);
+        let members = self.index.group(key);
+        let translated = members.len() > 1 && members.iter().any(|m| m.route == page.route);
         let alternates = if translated {
             members
                 .iter()
-                .map(|(lang, route)| Alternate {
-                    hreflang: lang.clone(),
-                    url: canonical_url(&self.base_url, route),
-                    og_locale: self
-                        .views
-                        .get(lang.as_str())
-                        .map_or_else(String::new, |(v, _)| v.og_locale.clone()),
+                .map(|m| {
+                    let (view, _) = self.view(m.lang);
+                    Alternate {
+                        hreflang: view.code.clone(),
+                        url: canonical_url(&self.base_url, &m.route),
+                        og_locale: view.og_locale.clone(),
+                    }
                 })
                 .collect()
         } else {
             Vec::new()
         };
-        let default = self.languages.default_language().code();
         let x_default = translated
-            .then(|| self.route_in(key, default))
+            .then(|| self.index.route_in(key, Lang::default()))
             .flatten()
             .map(|route| canonical_url(&self.base_url, route));
         let switcher = if self.languages.many() {
             self.languages
-                .all
-                .iter()
-                .map(|l| {
-                    let own = if translated || l.code() == code {
-                        self.route_in(key, l.code())
-                            .or((l.code() == code).then_some(page.route.as_str()))
+                .each()
+                .map(|(l, language)| {
+                    let own = if translated || l == lang {
+                        self.index
+                            .route_in(key, l)
+                            .or((l == lang).then_some(page.route.as_str()))
                     } else {
                         None
                     };
-                    let href = own.map_or_else(|| self.home(l.code()), str::to_string);
+                    let href = own.map_or_else(|| self.home(l), str::to_string);
                     let lands_in_its_language =
-                        own.is_some() || self.route_in("/", l.code()).is_some();
+                        own.is_some() || self.index.route_in("/", l).is_some();
                     Switch {
-                        code: l.code().to_string(),
-                        name: l.name.clone(),
-                        dir: dir(l.direction),
+                        code: language.code().to_string(),
+                        name: language.name.clone(),
+                        dir: dir(language.direction),
                         hreflang: match lands_in_its_language {
-                            true => l.code().to_string(),
+                            true => language.code().to_string(),
                             false => self.languages.default_language().code().to_string(),
                         },
                         href,
-                        current: l.code() == code,
+                        current: l == lang,
                         translated: own.is_some(),
                     }
                 })
@@ -210,6 +181,7 @@ impl Translations {
             Vec::new()
         };
         PageLanguages {
+            lang: view.code.clone(),
             language: view,
             alternates,
             x_default,
@@ -225,7 +197,7 @@ impl Translations {
         }
         let end = href.find(['?', '#']).unwrap_or(href.len());
         let (path, rest) = href.split_at(end);
-        match self.route_in(path, code) {
+        match self.index.route_in(path, self.languages.lang(code)) {
             Some(route) => format!("{route}{rest}"),
             None => href.to_string(),
         }
@@ -322,16 +294,15 @@ fn fill(text: &str, args: &[(String, String)]) -> String {
     out
 }
 
-/// The language of the page being rendered.
-/// The language of the page being rendered: its `lang`, or the default
-/// language's for a page that has none (the 404 page).
+/// The code of the language of the page being rendered (`page.lang`, which
+/// the render stage gives every page).
 pub fn page_language(translations: &Translations, state: &State) -> String {
-    state
+    let code = state
         .lookup("page")
         .and_then(|p| p.get_attr("lang").ok())
         .and_then(|l| l.as_str().map(str::to_string))
-        .filter(|l| !l.is_empty())
-        .unwrap_or_else(|| translations.languages.default_language().code().to_string())
+        .unwrap_or_default();
+    translations.languages.get(&code).code().to_string()
 }
 
 /// `t(key, name=value, …)`: the page's language's words for `key`; `default=`
@@ -428,14 +399,12 @@ pub fn words(translations: &Arc<Translations>, state: &State, section: &str) -> 
 
 /// `date_long`: a date as the page's language writes it.
 pub fn date_long(translations: &Arc<Translations>, state: &State, value: &str) -> String {
-    let code = page_language(translations, state);
-    let language = translations.languages.get(&code);
-    let locale = translations
-        .views
-        .get(language.code())
-        .and_then(|(_, l)| *l);
+    let lang = translations
+        .languages
+        .lang(&page_language(translations, state));
+    let (_, locale) = translations.view(lang);
     match crate::content::values::check_date(value) {
-        Ok(date) => language.date_in(date, locale),
+        Ok(date) => super::format::date(translations.languages.language(lang), date, *locale),
         Err(_) => value.to_string(),
     }
 }

@@ -6,6 +6,7 @@
 
 mod assets;
 pub mod environment;
+mod format;
 mod icons;
 mod images;
 pub mod islands;
@@ -211,21 +212,12 @@ pub fn everything_hash(
     // Only pages with translations count: adding a page of one language alone
     // renders no other page again.
     content.strings.hash_into(&mut h);
-    let default = content.languages().default_language().code().to_string();
-    let translated: std::collections::HashSet<&str> = content
-        .pages
-        .iter()
-        .filter(|p| p.lang != default)
-        .map(|p| p.translation_key.as_str())
-        .collect();
-    for p in content
-        .pages
-        .iter()
-        .filter(|p| translated.contains(p.translation_key.as_str()))
-    {
-        for part in [&p.lang, &p.translation_key, &p.route] {
-            h.update(part.as_bytes());
-            h.update(&[0]);
+    for (key, members) in content.translations.groups() {
+        for m in members {
+            for part in [content.languages().code(m.lang), key, &m.route] {
+                h.update(part.as_bytes());
+                h.update(&[0]);
+            }
         }
     }
     h.update(format!("{settings:?}").as_bytes());

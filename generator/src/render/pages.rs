@@ -14,6 +14,7 @@ use serde::Serialize;
 use std::collections::HashMap;
 
 use crate::content::entries::{Event, Job};
+use crate::content::languages::Languages;
 use crate::content::listings::{List, Listings};
 use crate::content::publishing::{slug, CollectionKind, Filter, Unpublished};
 use crate::content::{Article, Page};
@@ -69,10 +70,10 @@ impl Listed {
             && a.unpublished == b.unpublished
     }
 
-    pub fn of(page: &Page) -> Listed {
+    pub fn of(page: &Page, languages: &Languages) -> Listed {
         Listed {
             route: page.route.clone(),
-            lang: page.lang.clone(),
+            lang: languages.code(page.lang).to_string(),
             title: page.title.clone(),
             description: page.description.clone(),
             date: page.date.as_ref().map(|d| d.as_str().to_string()),

@@ -11,11 +11,11 @@ use crate::content::entries::{Event, Job, Place, SalaryUnit};
 use crate::content::{Page, SiteConfig};
 
 /// The `<script type="application/ld+json">` of an event or a job posting, or
-/// nothing for other pages. `image` is the page's picture (its social card when
-/// it has none of its own), absolute.
-pub fn script(site: &SiteConfig, base_url: &str, page: &Page, image: &str) -> String {
+/// nothing for other pages. `lang` is the code of the page's language, `image`
+/// the page's picture (its social card when it has none of its own), absolute.
+pub fn script(site: &SiteConfig, base_url: &str, page: &Page, lang: &str, image: &str) -> String {
     let data = match (&page.event, &page.job) {
-        (Some(event), _) => event_data(site, base_url, page, event, image),
+        (Some(event), _) => event_data(site, base_url, page, lang, event, image),
         (_, Some(job)) => job_data(site, base_url, page, job),
         _ => return String::new(),
     };
@@ -33,7 +33,14 @@ fn organization(site: &SiteConfig, base_url: &str) -> Value {
     })
 }
 
-fn event_data(site: &SiteConfig, base_url: &str, page: &Page, event: &Event, image: &str) -> Value {
+fn event_data(
+    site: &SiteConfig,
+    base_url: &str,
+    page: &Page,
+    lang: &str,
+    event: &Event,
+    image: &str,
+) -> Value {
     let (mode, location) = match &event.place {
         Place::Online(_) => (
             "https://schema.org/OnlineEventAttendanceMode",
@@ -65,7 +72,7 @@ fn event_data(site: &SiteConfig, base_url: &str, page: &Page, event: &Event, ima
         "location": location,
         "image": [image],
         "url": canonical_url(base_url, &page.route),
-        "inLanguage": page.lang,
+        "inLanguage": lang,
         "organizer": organization(site, base_url),
         // Registration is free: the offer is a place, at no cost.
         "offers": {

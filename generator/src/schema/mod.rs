@@ -8,8 +8,7 @@ use std::path::{Path, PathBuf};
 
 use schemars::{schema_for, Schema};
 
-use crate::content::entries::{EventMatter, JobMatter};
-use crate::content::page::{ArticleMatter, FrontMatter, PageHead};
+use crate::content::matter::{ArticleMatter, EventMatter, FrontMatter, JobMatter, PageHead};
 use crate::content::SiteConfig;
 
 /// Where the schemas are committed, under the site root.
@@ -34,7 +33,7 @@ pub fn schemas() -> Vec<(&'static str, Schema)> {
         ("job.schema.json", schema_for!(JobMatter)),
         (
             "strings.schema.json",
-            schema_for!(crate::content::languages::StringsSchema),
+            schema_for!(crate::content::strings::StringsSchema),
         ),
     ]
 }
@@ -130,8 +129,9 @@ mod tests {
     #[test]
     fn every_block_type_has_an_example_that_reads() {
         for tag in Block::TYPES {
-            let text = reference::example(tag)
-                .unwrap_or_else(|| panic!("no example for `{tag}` in src/content/examples/"));
+            let text = reference::example(tag).unwrap_or_else(|| {
+                panic!("no example for `{tag}` in src/content/blocks/examples/")
+            });
             let node = yaml::parse(text).unwrap();
             let yaml::Kind::Seq(items) = &node.kind else {
                 panic!("{tag}: the example is a list of one block");

@@ -1,6 +1,6 @@
 //! `docs/content.md`, the editors' reference, written from the schemas: every
 //! block type with its fields, their types, defaults and descriptions, and an
-//! example from `content/examples/` (tested to read).
+//! example from `content/blocks/examples/` (tested to read).
 
 use std::fmt::Write;
 

@@ -3,10 +3,14 @@
 //!
 //! A mistake at a value (a wrong type, an unknown field, a name not in the list)
 //! is recorded with its position and path, and a placeholder of the expected
-//! kind (`""`, `0`, an empty list, a struct of placeholders) is read in its place,
-//! so the reading goes on to the next value. serde stops a struct at its first
-//! absent required field; that fact about the struct is learned, and the reading
-//! starts over knowing it, up to [`MAX_PASSES`] times.
+//! kind (`placeholder.rs`) is read in its place, so the reading goes on to the
+//! next value. serde stops a struct at its first absent required field; that
+//! fact about the struct is learned, and the reading starts over knowing it, up
+//! to [`MAX_PASSES`] times.
+//!
+//! It stays one file because it is one piece: serde's `Deserializer` for a node
+//! and the sequence and map access it hands to visitors, which hand each child
+//! node back to it, all sharing one reading's state.
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
@@ -15,8 +19,10 @@ use std::sync::{Mutex, PoisonError};
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::Deserialize;
 
-use super::{child_path, index_path, Error, Failed, Key, Kind, Node};
-use crate::content::values::{self, Reference};
+use super::placeholder::{EmptySeq, Phantom, PhantomEnum, PhantomMap};
+use super::words::{article, friendly, names};
+use super::{child_path, index_path, Error, Failed, Key, Kind, Node, Reference};
+use crate::content::values;
 use crate::suggest;
 
 /// Each pass learns at least one absent required field, so this bounds the
@@ -91,40 +97,6 @@ pub fn read<'a, T: Deserialize<'a>>(
         }
         return Err(Failed { errors, references });
     }
-}
-
-/// A struct's name in an editor's words: `CardGrid` → "card grid".
-fn friendly(name: &str) -> String {
-    match name {
-        "PageHead" => return "page".to_string(),
-        "SiteConfig" => return "site".to_string(),
-        "ArticleMatter" => return "article".to_string(),
-        "FrontMatter" => return "page".to_string(),
-        _ => {}
-    }
-    let mut out = String::new();
-    for (i, c) in name.char_indices() {
-        if c.is_uppercase() && i > 0 {
-            out.push(' ');
-        }
-        out.push(c.to_ascii_lowercase());
-    }
-    out
-}
-
-fn article(words: &str) -> &'static str {
-    if words.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        "an"
-    } else {
-        "a"
-    }
-}
-
-fn names(list: &[&str]) -> String {
-    list.iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 struct NodeDe<'a, 's> {
@@ -296,7 +268,7 @@ fn checked_value<'de, V: Visitor<'de>>(
             de.state.references.borrow_mut().extend(
                 found
                     .into_iter()
-                    .map(|r| r.at(de.node.span, de.path.clone())),
+                    .map(|f| Reference::at(f, de.node.span, de.path.clone())),
             );
             visitor.visit_newtype_struct(de)
         }
@@ -756,172 +728,5 @@ impl<'de> de::MapAccess<'de> for MapDe<'de, '_, '_> {
                 "a value was asked for before its key",
             ))),
         }
-    }
-}
-
-struct EmptySeq;
-
-impl<'de> de::SeqAccess<'de> for EmptySeq {
-    type Error = Error;
-    fn next_element_seed<T: DeserializeSeed<'de>>(
-        &mut self,
-        _: T,
-    ) -> Result<Option<T::Value>, Error> {
-        Ok(None)
-    }
-}
-
-/// A placeholder value of whatever kind is asked for: what a mistake's value is
-/// read as, so the rest of the file is still read. Its own errors are never shown.
-struct Phantom;
-
-impl<'de> de::Deserializer<'de> for Phantom {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_unit()
-    }
-    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_bool(false)
-    }
-    fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_u64(0)
-    }
-    fn deserialize_i8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_u64(0)
-    }
-    fn deserialize_i16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_u64(0)
-    }
-    fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_u64(0)
-    }
-    fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_u64(0)
-    }
-    fn deserialize_u16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_u64(0)
-    }
-    fn deserialize_u32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_u64(0)
-    }
-    fn deserialize_u64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_u64(0)
-    }
-    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_f64(0.0)
-    }
-    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_f64(0.0)
-    }
-    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_str("")
-    }
-    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_str("")
-    }
-    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_char(' ')
-    }
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_none()
-    }
-    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_seq(EmptySeq)
-    }
-    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_seq(EmptySeq)
-    }
-    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_map(PhantomMap { fields: [].iter() })
-    }
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        visitor.visit_map(PhantomMap {
-            fields: fields.iter(),
-        })
-    }
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        visitor.visit_enum(PhantomEnum(variants.first().copied().unwrap_or_default()))
-    }
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        visitor.visit_newtype_struct(self)
-    }
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_unit()
-    }
-
-    serde::forward_to_deserialize_any! {
-        i128 u128 bytes byte_buf unit unit_struct tuple_struct identifier
-    }
-}
-
-struct PhantomMap {
-    fields: std::slice::Iter<'static, &'static str>,
-}
-
-impl<'de> de::MapAccess<'de> for PhantomMap {
-    type Error = Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, Error> {
-        match self.fields.next() {
-            Some(field) => seed.deserialize(field.into_deserializer()).map(Some),
-            None => Ok(None),
-        }
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
-        seed.deserialize(Phantom)
-    }
-}
-
-struct PhantomEnum(&'static str);
-
-impl<'de> de::EnumAccess<'de> for PhantomEnum {
-    type Error = Error;
-    type Variant = Phantom;
-
-    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Phantom), Error> {
-        let variant = seed.deserialize(self.0.into_deserializer())?;
-        Ok((variant, Phantom))
-    }
-}
-
-impl<'de> de::VariantAccess<'de> for Phantom {
-    type Error = Error;
-
-    fn unit_variant(self) -> Result<(), Error> {
-        Ok(())
-    }
-    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, Error> {
-        seed.deserialize(Phantom)
-    }
-    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_seq(EmptySeq)
-    }
-    fn struct_variant<V: Visitor<'de>>(
-        self,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        visitor.visit_map(PhantomMap {
-            fields: fields.iter(),
-        })
     }
 }

@@ -1,14 +1,18 @@
 //! YAML documents as a tree of spanned nodes (`tree.rs`), and typed models read
-//! from that tree (`de.rs`) with every error at its exact position and field path.
-//! `syntax.rs` explains the parser's errors in plain words.
+//! from that tree (`de.rs`, with `placeholder.rs` for what a mistake reads as)
+//! with every error at its exact position and field path, and what the values
+//! name (`Reference`). `syntax.rs` explains the parser's errors in plain words;
+//! `words.rs` words the reader's messages.
 //!
 //! Reading typed models from our own tree instead of straight from the parser keeps
 //! precise positions inside internally tagged blocks, which serde would otherwise
 //! buffer, and lets one reading report all of a file's mistakes.
 
 mod de;
+mod placeholder;
 mod syntax;
 mod tree;
+mod words;
 
 use std::fmt;
 
@@ -17,8 +21,9 @@ use serde::Deserialize;
 
 pub use syntax::cut_by_comments;
 pub use tree::parse;
+use words::in_words;
 
-use crate::content::values::Reference;
+use crate::content::values::{Found, Target};
 
 /// A position in a source file: byte range plus 1-based line and column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -208,57 +213,6 @@ impl fmt::Display for Error {
     }
 }
 
-/// Where a field path's list items are, counted from one as an editor counts:
-/// `blocks[1].cards[0].title` is "in the 2nd block, its 1st card". `None` for a
-/// path without list items.
-pub fn in_words(path: &str) -> Option<String> {
-    let mut places = Vec::new();
-    for segment in path.split('.') {
-        let Some((name, rest)) = segment.split_once('[') else {
-            continue;
-        };
-        for index in rest.split('[') {
-            let Ok(i) = index.trim_end_matches(']').parse::<usize>() else {
-                continue;
-            };
-            places.push(format!("{} {}", ordinal(i + 1), singular(name)));
-        }
-    }
-    let (first, rest) = places.split_first()?;
-    let mut words = format!("in the {first}");
-    for place in rest {
-        words.push_str(&format!(", its {place}"));
-    }
-    Some(words)
-}
-
-fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
-}
-
-/// `blocks` → `block`, `entries` → `entry`; a name that is no plural stays.
-fn singular(name: &str) -> String {
-    if let Some(stem) = name.strip_suffix("ies") {
-        format!("{stem}y")
-    } else if let Some(stem) = name.strip_suffix("es").filter(|s| s.ends_with("ias")) {
-        // `aliases` → `alias`.
-        stem.to_string()
-    } else if let Some(stem) = name.strip_suffix('s').filter(|s| !s.ends_with('s')) {
-        stem.to_string()
-    } else if name.is_empty() {
-        "item".to_string()
-    } else {
-        name.to_string()
-    }
-}
-
 impl std::error::Error for Error {}
 
 impl serde_de::Error for Error {
@@ -272,6 +226,26 @@ impl serde_de::Error for Error {
             ..Error::whole(format!(
                 "this mapping has no `{field}`, which it needs; add a `{field}:` line"
             ))
+        }
+    }
+}
+
+/// What a value names (`values::Target`) with the place in a content file it is
+/// named at, for the references pass.
+#[derive(Debug, Clone)]
+pub struct Reference {
+    pub target: Target,
+    pub span: Span,
+    pub path: String,
+}
+
+impl Reference {
+    /// What a value read at `span` (the field `path`) was found to name.
+    pub fn at(found: Found, span: Span, path: String) -> Reference {
+        Reference {
+            target: found.target,
+            span,
+            path,
         }
     }
 }
@@ -323,32 +297,6 @@ pub fn index_path(parent: &str, index: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn list_items_are_counted_from_one_in_words() {
-        assert_eq!(in_words("title"), None);
-        assert_eq!(
-            in_words("blocks[1].type").as_deref(),
-            Some("in the 2nd block")
-        );
-        assert_eq!(
-            in_words("blocks[0].cards[3].title").as_deref(),
-            Some("in the 1st block, its 4th card")
-        );
-        assert_eq!(
-            in_words("footer.groups[0].links[24].href").as_deref(),
-            Some("in the 1st group, its 25th link")
-        );
-        assert_eq!(
-            in_words("entries[10]").as_deref(),
-            Some("in the 11th entry")
-        );
-        assert_eq!(in_words("items[11]").as_deref(), Some("in the 12th item"));
-        assert_eq!(
-            in_words("address[1]").as_deref(),
-            Some("in the 2nd address")
-        );
-    }
-
     use super::*;
 
     #[derive(Debug, Deserialize)]
