@@ -1,6 +1,8 @@
 //! Values made from every page, kept by `site serve` from one build to the next
 //! while no page changed in what they read: after a save of one post's text,
-//! the sitemap and the renderer of 10,000 pages are not made again.
+//! the sitemap and the renderer of 10,000 pages are not made again. A one-shot
+//! build keeps none of them, so that each is freed once the stage that made it
+//! is done with it.
 
 use std::sync::Arc;
 
@@ -9,6 +11,8 @@ use crate::content::Page;
 /// A value made from the pages and a key (the settings it also reads).
 pub struct Memo<K, T> {
     made: Option<Made<K, T>>,
+    /// Whether values are kept for the next build (`site serve`).
+    keep: bool,
 }
 
 struct Made<K, T> {
@@ -17,9 +21,23 @@ struct Made<K, T> {
     value: T,
 }
 
+/// A memo that keeps nothing: every `get` makes its value.
 impl<K, T> Default for Memo<K, T> {
     fn default() -> Self {
-        Memo { made: None }
+        Memo {
+            made: None,
+            keep: false,
+        }
+    }
+}
+
+impl<K, T> Memo<K, T> {
+    /// A memo that keeps its value for the next build.
+    pub fn kept() -> Self {
+        Memo {
+            made: None,
+            keep: true,
+        }
     }
 }
 
@@ -41,11 +59,13 @@ impl<K: PartialEq, T: Clone> Memo<K, T> {
             }
         }
         let value = make();
-        self.made = Some(Made {
-            pages: pages.to_vec(),
-            key,
-            value: value.clone(),
-        });
+        if self.keep {
+            self.made = Some(Made {
+                pages: pages.to_vec(),
+                key,
+                value: value.clone(),
+            });
+        }
         value
     }
 
@@ -95,7 +115,7 @@ mod tests {
 
     #[test]
     fn a_page_changed_only_where_the_value_does_not_read_keeps_the_value() {
-        let mut memo = Memo::default();
+        let mut memo = Memo::kept();
         let mut made = 0;
         let mut pages = vec![page("/a/", "A"), page("/b/", "B")];
         assert_eq!(titles(&mut memo, &pages, &mut made), "AB");
@@ -108,7 +128,7 @@ mod tests {
 
     #[test]
     fn a_change_it_reads_an_added_page_or_a_new_key_make_it_again() {
-        let mut memo = Memo::default();
+        let mut memo = Memo::kept();
         let mut made = 0;
         let mut pages = vec![page("/a/", "A"), page("/b/", "B")];
         titles(&mut memo, &pages, &mut made);
@@ -119,7 +139,7 @@ mod tests {
         pages[2] = page("/d/", "C");
         titles(&mut memo, &pages, &mut made);
         assert_eq!(made, 4);
-        let mut keyed: Memo<&str, usize> = Memo::default();
+        let mut keyed: Memo<&str, usize> = Memo::kept();
         assert_eq!(keyed.get(&pages, "x", |_, _| true, || 1), 1);
         assert_eq!(keyed.get(&pages, "y", |_, _| true, || 2), 2);
     }

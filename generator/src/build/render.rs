@@ -155,7 +155,7 @@ pub(super) fn renderer(
     let renderer = session.renderer.get(
         &content.pages,
         key,
-        |a, b| render::pages::Listed::same(a, b) && a.translation_key == b.translation_key,
+        |a, b| render::pages::Listed::same(a, b) && a.translation_key() == b.translation_key(),
         || {
             made = true;
             Arc::new(Renderer::new(environment::Inputs {

@@ -67,6 +67,10 @@ impl Session {
         session.content.keep = true;
         session.bundles.live = true;
         session.written = Some(output::Written::default());
+        session.sitemap = Memo::kept();
+        session.listing = Memo::kept();
+        session.hints = Memo::kept();
+        session.renderer = Memo::kept();
         session
     }
 

@@ -40,7 +40,7 @@ pub fn coverage(root: &Path) -> Option<Vec<Coverage>> {
                     .pages
                     .iter()
                     .filter(|p| p.lang == lang)
-                    .map(|p| p.translation_key.as_str())
+                    .map(|p| p.translation_key())
                     .collect();
                 let (translated, missing): (
                     Vec<&&crate::content::Page>,

@@ -450,7 +450,11 @@ fn load_page_text(
     };
     result
         .map(|mut page| {
-            page.translation_key = page.translation_of().map_or(key, str::to_string);
+            page.original = match page.translation_of() {
+                Some(of) => of.to_string(),
+                None if key == page.route => String::new(),
+                None => key,
+            };
             page.lang = lang;
             page
         })

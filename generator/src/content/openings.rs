@@ -26,7 +26,7 @@ pub fn openings(pages: &[Arc<Page>], zone: chrono_tz::Tz) -> Vec<Opening> {
     let mut openings: Vec<Opening> = pages
         .iter()
         // A translation is the same posting.
-        .filter(|p| p.route == p.translation_key)
+        .filter(|p| p.route == p.translation_key())
         .filter_map(|page| {
             let job = page.job.as_ref()?;
             let last = job.valid_through.naive()?;
@@ -49,7 +49,7 @@ pub fn openings(pages: &[Arc<Page>], zone: chrono_tz::Tz) -> Vec<Opening> {
 /// A posting's id: the last part of its address in the default language
 /// (`/careers/security-consultant-london/` → `security-consultant-london`).
 pub fn job_id(page: &Page) -> String {
-    job_id_of(&page.translation_key)
+    job_id_of(page.translation_key())
 }
 
 /// The id of the posting whose default-language address is `translation_key`.

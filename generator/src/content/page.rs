@@ -24,9 +24,12 @@ pub struct Page {
     /// which the render stage adds.
     #[serde(skip)]
     pub lang: Lang,
-    /// The address of the default language's page it is a translation of (for
-    /// a page of the default language, its own): what ties translations together.
-    pub translation_key: String,
+    /// The address of the default language's page it is a translation of, when
+    /// that is not its own address; empty for a page of the default language
+    /// (most pages: no copy of the address each). Read through
+    /// [`Page::translation_key`].
+    #[serde(skip)]
+    pub original: String,
     /// The file it came from, relative to the site root.
     pub source: String,
     pub title: String,
@@ -60,6 +63,15 @@ pub struct Page {
 }
 
 impl Page {
+    /// The address of the default language's page it is a translation of (for
+    /// a page of the default language, its own): what ties translations together.
+    pub fn translation_key(&self) -> &str {
+        match self.original.is_empty() {
+            true => &self.route,
+            false => &self.original,
+        }
+    }
+
     /// The `translation_of` the file names, if any.
     pub fn translation_of(&self) -> Option<&str> {
         self.references.iter().find_map(|r| match &r.target {

@@ -294,7 +294,6 @@ fn listing_page(index: Option<&Page>, list: &List, n: usize, route: &str) -> Pag
         description,
         layout: "listing".into(),
         lang: index.map(|p| p.lang).unwrap_or_default(),
-        translation_key: route.to_string(),
         ..Page::default()
     }
 }

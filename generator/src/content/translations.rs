@@ -43,20 +43,17 @@ impl Translations {
         let mut groups: BTreeMap<String, Vec<Member>> = BTreeMap::new();
         let mut keys = HashMap::new();
         for page in pages.iter().filter(|p| !p.lang.is_default()) {
-            if page.translation_key.is_empty() {
-                continue;
-            }
             groups
-                .entry(page.translation_key.clone())
+                .entry(page.translation_key().to_string())
                 .or_default()
                 .push(member(page));
-            keys.insert(page.route.clone(), page.translation_key.clone());
+            keys.insert(page.route.clone(), page.translation_key().to_string());
         }
         if groups.is_empty() {
             return Translations::default();
         }
         for page in pages.iter().filter(|p| p.lang.is_default()) {
-            if let Some(members) = groups.get_mut(&page.translation_key) {
+            if let Some(members) = groups.get_mut(page.translation_key()) {
                 members.push(member(page));
             }
         }
@@ -102,7 +99,11 @@ mod tests {
         Arc::new(Page {
             route: route.into(),
             lang,
-            translation_key: key.into(),
+            original: if key == route {
+                String::new()
+            } else {
+                key.into()
+            },
             ..Page::default()
         })
     }

@@ -67,12 +67,13 @@ pub struct Switch {
     pub translated: bool,
 }
 
-/// What a page's context adds for languages.
+/// What a page's context adds for languages, borrowed from the build's views
+/// (made once per language, not once per page).
 #[derive(Debug, Clone, Serialize)]
-pub struct PageLanguages {
+pub struct PageLanguages<'a> {
     /// Its language's code (`page.lang`).
-    pub lang: String,
-    pub language: LanguageView,
+    pub lang: &'a str,
+    pub language: &'a LanguageView,
     /// Every translation with the page itself; empty when it has none.
     pub alternates: Vec<Alternate>,
     /// The default language's version, for `x-default`.
@@ -120,14 +121,10 @@ impl Translations {
         self.index.route_in("/", lang).unwrap_or("/").to_string()
     }
 
-    pub fn of(&self, page: &Page) -> PageLanguages {
+    pub fn of(&self, page: &Page) -> PageLanguages<'_> {
         let lang = page.lang;
-        let view = self.view(lang).0.clone();
-        let key = if page.translation_key.is_empty() {
-            page.route.as_str()
-        } else {
-            page.translation_key.as_str()
-        };
+        let view = &self.view(lang).0;
+        let key = page.translation_key();
         let members = self.index.group(key);
         let translated = members.len() > 1 && members.iter().any(|m| m.route == page.route);
         let alternates = if translated {
@@ -181,7 +178,7 @@ impl Translations {
             Vec::new()
         };
         PageLanguages {
-            lang: view.code.clone(),
+            lang: &view.code,
             language: view,
             alternates,
             x_default,

@@ -160,9 +160,12 @@ struct PageContext<'a> {
     page: &'a Page,
     /// The canonical absolute URL.
     url: String,
+    /// The default language's page it translates (its own address, for one of
+    /// the default language).
+    translation_key: &'a str,
     /// Its language, translations and the switcher's links.
     #[serde(flatten)]
-    languages: languages::PageLanguages,
+    languages: languages::PageLanguages<'a>,
 }
 
 /// A hash of everything all pages depend on: the templates, `public/`, `site.yaml`,
@@ -439,6 +442,7 @@ impl Renderer {
         let ctx = PageContext {
             page,
             url: canonical_url(&self.base_url, &page.route),
+            translation_key: page.translation_key(),
             languages: self.translations.of(page),
         };
         pages::start_tracking();
@@ -505,6 +509,7 @@ impl Renderer {
         let ctx = PageContext {
             page,
             url: canonical_url(&self.base_url, &page.route),
+            translation_key: page.translation_key(),
             languages: self.translations.of(page),
         };
         let captured = self
