@@ -2,11 +2,11 @@
 //! derived from the same JSON Schemas the build checks content against, so the
 //! editor offers every field the models have and refuses what they refuse.
 //! This file lays out the collections (one per kind of content file); each
-//! collection's fields come from `fields.rs`.
+//! collection's fields come from `widgets.rs`.
 
 use serde_json::{json, Value};
 
-use super::fields::{fields, label, MEDIA_FOLDER, PUBLIC_FOLDER};
+use super::widgets::{fields, label, MEDIA_FOLDER, PUBLIC_FOLDER};
 use crate::content::publishing::CollectionKind;
 use crate::content::Content;
 

@@ -8,10 +8,10 @@
 
 mod cms;
 pub mod config;
-mod fields;
 pub mod folder;
 mod guard;
 pub mod preview;
+mod widgets;
 
 use std::path::{Path, PathBuf};
 
