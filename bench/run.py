@@ -61,10 +61,10 @@ BASELINE_SITE = os.environ.get("BENCH_BASELINE_SITE")
 # slower at every size without failing on noise.
 GUARD = {
     # posts: (wall ÷ Hugo, peak memory ÷ Hugo)
-    1000: (0.24, 0.24),
-    10000: (0.26, 0.18),
-    30000: (0.27, 0.19),
-    100000: (0.27, 0.19),
+    1000: (0.21, 0.17),
+    10000: (0.215, 0.145),
+    30000: (0.225, 0.155),
+    100000: (0.23, 0.16),
 }
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 SHM = Path("/dev/shm") if Path("/dev/shm").is_dir() else Path(tempfile.gettempdir())
