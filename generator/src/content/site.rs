@@ -86,6 +86,39 @@ pub struct SiteConfig {
     /// site when `enabled`.
     #[serde(default)]
     pub admin: Admin,
+    /// How translations show: what a language's lists hold, and whether a
+    /// translation older than its source says so.
+    #[serde(default)]
+    pub translations: TranslationSettings,
+}
+
+/// How the site shows its translations.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TranslationSettings {
+    /// A language's list pages (`/de/insights/`) also list the default
+    /// language's entries that have no translation in it, marked as written in
+    /// the default language. Off: only the language's own entries. Default: on.
+    #[serde(default = "on")]
+    pub untranslated_entries: bool,
+    /// A translation whose source's text changed since it was translated says
+    /// so at its top, in its own language, with a link to the source. Off: only
+    /// `site check` and the build's warnings say it. Default: on.
+    #[serde(default = "on")]
+    pub stale_notice: bool,
+}
+
+impl Default for TranslationSettings {
+    fn default() -> TranslationSettings {
+        TranslationSettings {
+            untranslated_entries: true,
+            stale_notice: true,
+        }
+    }
+}
+
+fn on() -> bool {
+    true
 }
 
 /// The content editor at `/admin/` on the live site: the GitHub repository its
