@@ -32,6 +32,23 @@ pub enum Command {
     /// Check, or write, the files made from the forms' rules: the Supabase
     /// migrations and islands/lib/forms.generated.ts.
     Forms(FormsArgs),
+    /// List every translation and whether it is older than its source, or mark
+    /// translations checked outside the editor as current.
+    Translations(TranslationsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TranslationsArgs {
+    /// The site root.
+    #[arg(long, default_value = ".")]
+    pub root: PathBuf,
+    /// Record in each of these translations (every translation, with `--all`)
+    /// its source as it is now: they say what their source says.
+    #[arg(long, value_name = "FILE", num_args = 0..)]
+    pub mark_current: Option<Vec<PathBuf>>,
+    /// With `--mark-current`: every translation of the site.
+    #[arg(long, requires = "mark_current")]
+    pub all: bool,
 }
 
 #[derive(Debug, Args)]

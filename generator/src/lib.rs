@@ -29,6 +29,7 @@ pub mod serve;
 pub mod storage;
 pub(crate) mod suggest;
 mod timing;
+pub mod translations;
 
 pub use build::{build, Options as BuildOptions, Report as BuildReport};
 pub use check::{check, Summary as CheckReport};

@@ -15,6 +15,7 @@ fn main() {
         cli::Command::Messages(args) => cmd::messages::run(args),
         cli::Command::Applications(args) => cmd::applications::run(args),
         cli::Command::Forms(args) => cmd::forms::run(args),
+        cli::Command::Translations(args) => cmd::translations::run(args),
     };
     if !ok {
         std::process::exit(1);

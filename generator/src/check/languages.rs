@@ -19,6 +19,8 @@ pub struct Coverage {
     /// Its strings file, and the keys it lacks.
     pub strings_file: String,
     pub missing_strings: Vec<String>,
+    /// Its translations older than their source, by file.
+    pub stale: Vec<crate::content::staleness::Stale>,
 }
 
 /// Each language's coverage, from the site's content; `None` when the content
@@ -54,6 +56,13 @@ pub fn coverage(root: &Path) -> Option<Vec<Coverage>> {
                     translated: translated.len(),
                     missing: missing.iter().map(|p| p.route.clone()).collect(),
                     strings_file: format!("content/strings/{}.yaml", l.code()),
+                    stale: content
+                        .stale
+                        .all()
+                        .into_iter()
+                        .filter(|s| content.languages().of_route(&s.route).code() == l.code())
+                        .cloned()
+                        .collect(),
                     missing_strings: content
                         .missing_strings
                         .get(l.code())

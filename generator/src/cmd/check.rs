@@ -26,10 +26,11 @@ pub fn run(args: &CheckArgs) -> bool {
     for c in check::coverage(&args.root).unwrap_or_default() {
         let total = c.translated + c.missing.len();
         println!(
-            "{} ({}): {} of {total} pages translated, {} missing; {} strings missing in {}",
+            "{} ({}): {} of {total} pages translated ({} stale), {} missing; {} strings missing in {}",
             c.name,
             c.code,
             c.translated,
+            c.stale.len(),
             c.missing.len(),
             c.missing_strings.len(),
             c.strings_file
@@ -39,6 +40,16 @@ pub fn run(args: &CheckArgs) -> bool {
         }
         for key in &c.missing_strings {
             println!("  {}: missing `{key}`", c.strings_file);
+        }
+        // Stale translations are listed, not findings: the site is whole, and a
+        // translator brings each up to date when they can.
+        for stale in &c.stale {
+            println!(
+                "  stale: {} (from {}): its words changed since in {}",
+                stale.file,
+                stale.source_file,
+                stale.fields.join(", ")
+            );
         }
     }
     let n = summary.findings.len();

@@ -7,3 +7,4 @@ pub mod forms;
 pub mod messages;
 pub mod schema;
 pub mod serve;
+pub mod translations;

@@ -23,12 +23,16 @@ pub enum Place {
 #[serde(deny_unknown_fields)]
 pub struct Venue {
     /// The venue's name, e.g. `The Meridian Centre`.
+    #[schemars(extend("x-i18n" = "copy"))]
     pub name: String,
     /// Its street address.
+    #[schemars(extend("x-i18n" = "copy"))]
     pub street: String,
     /// Its city.
+    #[schemars(extend("x-i18n" = "copy"))]
     pub city: String,
     /// Its country's two-letter code, e.g. `GB`.
+    #[schemars(extend("x-i18n" = "share"))]
     pub country: String,
 }
 
@@ -129,6 +133,7 @@ impl EmploymentType {
 #[serde(deny_unknown_fields)]
 pub struct Salary {
     /// The currency's three-letter code, e.g. `GBP`.
+    #[schemars(extend("x-i18n" = "share"))]
     pub currency: String,
     /// The least it pays, in whole units of the currency, e.g. `65000`.
     pub min: u64,

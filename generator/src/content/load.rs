@@ -36,6 +36,8 @@ pub struct Content {
     pub missing_strings: std::collections::BTreeMap<String, Vec<String>>,
     /// Which pages translate which, made by the publish step.
     pub translations: Arc<Translations>,
+    /// The translations older than their source.
+    pub stale: Arc<super::staleness::Staleness>,
     /// The site's languages, made once as the pages were read.
     languages: Languages,
 }
@@ -377,11 +379,12 @@ fn assemble(
                 config: config.config,
                 config_references: config.references,
                 config_warnings: config.warnings,
-                pages,
                 listings: Default::default(),
                 strings: strings.strings,
                 missing_strings: strings.missing,
                 translations: Default::default(),
+                stale: Arc::new(super::staleness::find(root, &pages)),
+                pages,
                 languages: languages.clone(),
             })
         }

@@ -5,7 +5,7 @@
 //! editors' reference (the schemas and `docs/content.md`).
 //!
 //! The fields they share (`layout`, `tags`, `draft`, `aliases`,
-//! `translation_of`) are declared once, in `matter!`, which writes each where a
+//! `translation_of`, `translated_from`) are declared once, in `matter!`, which writes each where a
 //! model names it: a model's fields stay plain fields in their order, so an
 //! unknown one is refused at its line with a suggestion (serde's `flatten`
 //! would lose both).
@@ -17,7 +17,9 @@ use serde::Deserialize;
 use super::blocks::Block;
 use super::entries::{EmploymentType, Event, Job, Place, Salary};
 use super::publishing::TimeZone;
-use super::values::{Date, DateTime, Href, ImageSrc, Layout, SitePath, TranslationOf};
+use super::values::{
+    Date, DateTime, Href, ImageSrc, Layout, SitePath, TranslatedFrom, TranslationOf,
+};
 
 /// Declares a page file's model: its own fields as written and, in their places,
 /// the shared ones (`shared layout,` …). `layout` and `aliases` take the doc
@@ -44,6 +46,7 @@ macro_rules! matter {
         matter!(@field $meta $name [$($done)*
             /// Words the page is about, for search.
             #[serde(default)]
+            #[schemars(extend("x-i18n" = "translate"))]
             pub tags: Vec<String>,
         ] $($rest)*);
     };
@@ -77,6 +80,16 @@ macro_rules! matter {
             pub translation_of: Option<TranslationOf>,
         ] $($rest)*);
     };
+    (@field $meta:tt $name:ident [$($done:tt)*] shared translated_from, $($rest:tt)*) => {
+        matter!(@field $meta $name [$($done)*
+            /// In a translation: what the page it translates said when the translation
+            /// was last checked, a fingerprint of each translated field. The editor
+            /// writes it when a translation is saved; `site translations --mark-current`
+            /// for a file translated elsewhere.
+            #[serde(default)]
+            pub translated_from: Option<TranslatedFrom>,
+        ] $($rest)*);
+    };
     (@field $meta:tt $name:ident [$($done:tt)*] $(#[$field_meta:meta])* pub $field:ident : $ty:ty, $($rest:tt)*) => {
         matter!(@field $meta $name [$($done)* $(#[$field_meta])* pub $field: $ty,] $($rest)*);
     };
@@ -88,8 +101,10 @@ matter! {
     #[schemars(title = "Page")]
     pub struct PageHead {
         /// The page's title: the browser tab, search results and social cards.
+        #[schemars(extend("x-i18n" = "translate"))]
         pub title: String,
         /// One or two sentences for search results and social cards.
+        #[schemars(extend("x-i18n" = "translate"))]
         pub description: String,
         /// The layout the blocks are placed in: a file in templates/layouts/. Default: `page`.
         shared layout,
@@ -97,6 +112,7 @@ matter! {
         /// Old addresses of this page, each redirected here, e.g. `[/about-us/]`.
         shared aliases,
         shared translation_of,
+        shared translated_from,
         /// The sections of the page, top to bottom. Each starts with `- type:` and the
         /// block type's name.
         #[schemars(with = "Vec<Block>")]
@@ -110,8 +126,10 @@ matter! {
     #[schemars(title = "Front matter")]
     pub struct FrontMatter {
         /// The page's title, shown as its heading.
+        #[schemars(extend("x-i18n" = "translate"))]
         pub title: String,
         /// One or two sentences for search results and social cards.
+        #[schemars(extend("x-i18n" = "translate"))]
         pub description: String,
         /// A file in templates/layouts/. Default: `markdown`.
         shared layout,
@@ -124,6 +142,7 @@ matter! {
         /// Old addresses of this page, each redirected here, e.g. `[/old/address/]`.
         shared aliases,
         shared translation_of,
+        shared translated_from,
     }
 }
 
@@ -133,19 +152,24 @@ matter! {
     #[schemars(title = "Article front matter")]
     pub struct ArticleMatter {
         /// The article's headline.
+        #[schemars(extend("x-i18n" = "translate"))]
         pub title: String,
         /// One or two sentences: the card's text, search results and the feed.
+        #[schemars(extend("x-i18n" = "translate"))]
         pub description: String,
         /// The day it is published, YYYY-MM-DD. Articles are listed newest first; a day
         /// after the build's holds the article back until then.
         pub date: Date,
         /// Who wrote it, e.g. "Priya Menon, Chief Technology Officer".
+        #[schemars(extend("x-i18n" = "translate"))]
         pub author: String,
         /// Its topic, shown above the title on cards, e.g. "Technology".
+        #[schemars(extend("x-i18n" = "translate"))]
         pub category: String,
         /// The article's picture: a file under public/, e.g. /images/insights/ai.svg.
         pub image: ImageSrc,
         /// What the picture shows, for people who cannot see it.
+        #[schemars(extend("x-i18n" = "translate"))]
         pub alt: String,
         /// Show this article in the listing's hero. Without one, the newest is shown.
         #[serde(default)]
@@ -157,6 +181,7 @@ matter! {
         /// Old addresses of this article, each redirected here.
         shared aliases,
         shared translation_of,
+        shared translated_from,
     }
 }
 
@@ -166,8 +191,10 @@ matter! {
     #[schemars(title = "Event front matter")]
     pub struct EventMatter {
         /// The event's name.
+        #[schemars(extend("x-i18n" = "translate"))]
         pub title: String,
         /// One or two sentences: the card's text, search results and calendars.
+        #[schemars(extend("x-i18n" = "translate"))]
         pub description: String,
         /// When it starts, in its own time zone: YYYY-MM-DD HH:MM.
         pub start: DateTime,
@@ -178,17 +205,20 @@ matter! {
         #[serde(default)]
         pub timezone: Option<TimeZone>,
         /// Where it happens: `Online`, or a venue `{ name, street, city, country }`.
+        #[schemars(extend("x-i18n" = "copy"))]
         pub place: Place,
         /// Where visitors register: an https address.
         pub registration: Href,
         /// Who speaks, by name.
         #[serde(default)]
+        #[schemars(extend("x-i18n" = "copy"))]
         pub speakers: Vec<String>,
         /// A picture for its card and page: a file under public/.
         #[serde(default)]
         pub image: Option<ImageSrc>,
         /// What the picture shows, for people who cannot see it.
         #[serde(default)]
+        #[schemars(extend("x-i18n" = "translate"))]
         pub alt: Option<String>,
         /// Not published yet: shown by `site serve` with a Draft badge, left out of
         /// `site build` (`--drafts` builds it).
@@ -196,6 +226,7 @@ matter! {
         /// Old addresses of this page, each redirected here, e.g. `[/events/old-name/]`.
         shared aliases,
         shared translation_of,
+        shared translated_from,
         /// A file in templates/layouts/. Default: `event`.
         shared layout,
         shared tags,
@@ -208,16 +239,21 @@ matter! {
     #[schemars(title = "Job posting front matter")]
     pub struct JobMatter {
         /// The job's title, e.g. `Senior Cloud Engineer`.
+        #[schemars(extend("x-i18n" = "translate"))]
         pub title: String,
         /// One or two sentences: the card's text and search results.
+        #[schemars(extend("x-i18n" = "translate"))]
         pub description: String,
         /// Where the job is: an office's `city` from `offices` in site.yaml, or `Remote`.
+        #[schemars(extend("x-i18n" = "share"))]
         pub location: String,
         /// For a `Remote` job, the countries applicants may live in, by two-letter
         /// code, e.g. `[GB, IE]`.
         #[serde(default)]
+        #[schemars(extend("x-i18n" = "share"))]
         pub applicants_from: Vec<String>,
         /// The team it is in, e.g. `Cloud Engineering`.
+        #[schemars(extend("x-i18n" = "translate"))]
         pub team: String,
         /// `full_time`, `part_time`, `contract`, `temporary` or `internship`.
         pub employment_type: EmploymentType,
@@ -234,6 +270,7 @@ matter! {
         /// Old addresses of this page, each redirected here.
         shared aliases,
         shared translation_of,
+        shared translated_from,
         /// A file in templates/layouts/. Default: `job`.
         shared layout,
     }
@@ -379,8 +416,9 @@ mod tests {
             ("colour", Some(3))
         );
         assert!(
-            e.message
-                .ends_with("`salary`, `draft`, `aliases`, `translation_of`, `layout`"),
+            e.message.ends_with(
+                "`salary`, `draft`, `aliases`, `translation_of`, `translated_from`, `layout`"
+            ),
             "{}",
             e.message
         );

@@ -51,6 +51,10 @@ pub struct Page {
     pub draft: bool,
     /// Old addresses of the page, each answered with a redirect to it.
     pub aliases: Vec<String>,
+    /// In a translation: its record of what its source said when it was last
+    /// checked (`staleness.rs` compares it with what the source says now).
+    #[serde(skip)]
+    pub translated_from: Option<Box<super::values::TranslatedFrom>>,
     /// Why the page is not published (a draft, scheduled, closed), decided by the
     /// build's day; `site build` leaves such pages out.
     pub unpublished: Option<Unpublished>,
@@ -164,6 +168,7 @@ pub fn from_yaml(route: String, source: String, text: &str) -> Result<Page, yaml
             draft: head.draft,
             unpublished: head.draft.then_some(Unpublished::Draft),
             aliases: paths(head.aliases),
+            translated_from: head.translated_from.map(Box::new),
             references,
             warnings,
             ..Page::default()
@@ -290,6 +295,7 @@ pub fn from_markdown(
             page.layout = layout_or(fm.layout, "event");
             (page.title, page.description, page.tags) = (fm.title, fm.description, fm.tags);
             (page.draft, page.aliases) = (fm.draft, paths(fm.aliases));
+            page.translated_from = fm.translated_from.map(Box::new);
         }
         Some(c) if c.kind == CollectionKind::Jobs => {
             let (fm, found) = yaml::read::<JobMatter>(&node, "").map_err(all)?;
@@ -306,6 +312,7 @@ pub fn from_markdown(
             page.layout = layout_or(fm.layout, "job");
             (page.title, page.description) = (fm.title, fm.description);
             (page.draft, page.aliases) = (fm.draft, paths(fm.aliases));
+            page.translated_from = fm.translated_from.map(Box::new);
         }
         Some(c) => {
             let (fm, found) = yaml::read::<ArticleMatter>(&node, "").map_err(all)?;
@@ -323,6 +330,7 @@ pub fn from_markdown(
             page.date = Some(fm.date);
             (page.title, page.description, page.tags) = (fm.title, fm.description, fm.tags);
             (page.draft, page.aliases) = (fm.draft, paths(fm.aliases));
+            page.translated_from = fm.translated_from.map(Box::new);
         }
         None => {
             let (fm, found) = yaml::read::<FrontMatter>(&node, "").map_err(all)?;
@@ -331,6 +339,7 @@ pub fn from_markdown(
             page.date = fm.date;
             (page.title, page.description, page.tags) = (fm.title, fm.description, fm.tags);
             (page.draft, page.aliases) = (fm.draft, paths(fm.aliases));
+            page.translated_from = fm.translated_from.map(Box::new);
         }
     }
     page.unpublished = unpublished(&page, reading.today);
@@ -426,7 +435,7 @@ fn reading_minutes(body: &str) -> usize {
 
 /// Splits `---\n<yaml>\n---\n<body>` into the YAML, its byte offset, the body
 /// and the body's byte offset.
-fn split_front_matter(text: &str) -> Option<(&str, usize, &str, usize)> {
+pub fn split_front_matter(text: &str) -> Option<(&str, usize, &str, usize)> {
     let text_start = text.strip_prefix('\u{feff}').map_or(0, |_| 3);
     let rest = &text[text_start..];
     let first_end = rest.find('\n')?;

@@ -201,6 +201,7 @@ impl JsonSchema for TimeZone {
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!({
             "type": "string",
+            "x-i18n": "share",
             "description": "An IANA time zone, such as Asia/Kolkata, Europe/London or UTC."
         })
     }

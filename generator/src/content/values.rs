@@ -338,6 +338,7 @@ checked_text!(
     "site.date",
     json_schema!({
         "type": "string",
+        "x-i18n": "share",
         "format": "date",
         "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
         "description": "A calendar date written YYYY-MM-DD, for example 2026-11-14."
@@ -361,6 +362,7 @@ checked_text!(
     "site.datetime",
     json_schema!({
         "type": "string",
+        "x-i18n": "share",
         "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]{2}:[0-9]{2}$",
         "description": "A date and a time of day on a 24-hour clock, written YYYY-MM-DD HH:MM, for example 2026-12-03 09:30."
     })
@@ -378,6 +380,7 @@ checked_text!(
     "site.translation",
     json_schema!({
         "type": "string",
+        "x-i18n": "own",
         "pattern": "^/",
         "description": "The address of the page in the default language that this page translates, such as /services/cloud/; needed only when the two files have different names."
     }),
@@ -390,6 +393,7 @@ checked_text!(
     "site.path",
     json_schema!({
         "type": "string",
+        "x-i18n": "own",
         "pattern": "^/",
         "description": "An address on this site, from its root, such as /services/ai/ (the old address of a page that moved)."
     }),
@@ -402,6 +406,7 @@ checked_text!(
     "site.href",
     json_schema!({
         "type": "string",
+        "x-i18n": "copy",
         "minLength": 1,
         "pattern": "^(?:(?:https?|mailto|tel):|[^:/?#]*(?:[/?#].*)?$)",
         "description": "A link: a path on this site (/about), a #fragment, or an https:, http:, mailto: or tel: address."
@@ -416,6 +421,7 @@ checked_text!(
     "site.icon",
     json_schema!({
         "type": "string",
+        "x-i18n": "share",
         "pattern": "^[a-z0-9_-]+$",
         "description": "An icon: a lucide icon name (see lucide.dev/icons) or the name of an SVG file in templates/icons/."
     })
@@ -427,6 +433,7 @@ checked_text!(
     "site.image",
     json_schema!({
         "type": "string",
+        "x-i18n": "copy",
         "pattern": "^/[^/]",
         "description": "A file under public/, written from the site root, such as /images/map.svg."
     })
@@ -438,6 +445,7 @@ checked_text!(
     "site.markdown",
     json_schema!({
         "type": "string",
+        "x-i18n": "translate",
         "description": "Markdown: **bold**, *italic*, [links](/about). Links follow the link rule. Raw HTML keeps text markup, lists, tables, pictures, `details` and links (http, https, mailto, tel or a path here), with `id` and `class`; scripts, styles, frames, forms, `style` and `on…` attributes are removed."
     })
 );
@@ -448,10 +456,33 @@ checked_text!(
     "site.layout",
     json_schema!({
         "type": "string",
+        "x-i18n": "share",
         "pattern": "^[a-z0-9_-]+$",
         "description": "A layout: the name of a file in templates/layouts/ without .html, such as page or article."
     })
 );
+
+/// A translation's record of its source: for each translated field of the
+/// source (`blocks[2].heading`), a fingerprint of its words when the
+/// translation was last checked against it (`staleness.rs`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(transparent)]
+pub struct TranslatedFrom(pub std::collections::BTreeMap<String, String>);
+
+impl JsonSchema for TranslatedFrom {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("TranslatedFrom")
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": "object",
+            "x-i18n": "own",
+            "additionalProperties": { "type": "string", "pattern": "^[0-9a-f]{8}$" },
+            "description": "In a translation: a fingerprint of each translated field of the page it translates, as that page said it when the translation was last checked, e.g. title: 5f3a9c1e. The editor writes it when a translation is saved, `site translations --mark-current` for files translated elsewhere; a field whose words changed since makes the translation stale."
+        })
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -186,6 +186,11 @@ impl Translations {
         }
     }
 
+    /// The default language's code.
+    pub fn default_code(&self) -> &str {
+        self.languages.default_language().code()
+    }
+
     /// An address of site.yaml (navigation, footer) on a page of `code`: the
     /// page's translation when there is one.
     pub fn localize(&self, code: &str, href: &str) -> String {

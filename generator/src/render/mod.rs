@@ -152,6 +152,8 @@ pub struct Renderer {
     /// The site's time zone, for `now`: each render reads the clock, so a
     /// renderer kept across builds never tells an old time.
     timezone: crate::content::publishing::TimeZone,
+    /// The translations older than their source, for their notice.
+    stale: Arc<crate::content::staleness::Staleness>,
 }
 
 #[derive(Serialize)]
@@ -166,6 +168,16 @@ struct PageContext<'a> {
     /// Its language, translations and the switcher's links.
     #[serde(flatten)]
     languages: languages::PageLanguages<'a>,
+    /// When it is a translation older than its source: the source's address.
+    stale: Option<StaleNotice<'a>>,
+}
+
+/// What a stale translation's notice links to: its source.
+#[derive(Serialize)]
+struct StaleNotice<'a> {
+    source: &'a str,
+    /// The source's language code.
+    lang: &'a str,
 }
 
 /// A hash of everything all pages depend on: the templates, `public/`, `site.yaml`,
@@ -223,6 +235,8 @@ pub fn everything_hash(
             }
         }
     }
+    // A stale translation's notice: which pages have one.
+    content.stale.hash_into(&mut h);
     h.update(format!("{settings:?}").as_bytes());
     h.update(bundle.hash().as_bytes());
     h.finalize()
@@ -298,14 +312,25 @@ impl Renderer {
         let head = inputs.settings.head.clone();
         let translations = Arc::new(languages::Translations::new(inputs.content, &base_url));
         let timezone = inputs.content.config.timezone.clone();
+        let stale = inputs.content.stale.clone();
         Renderer {
             timezone,
+            stale,
             env: environment::environment(inputs, translations.clone()),
             templates,
             base_url,
             head,
             translations,
         }
+    }
+
+    /// The notice of a stale translation: its source's address and language.
+    fn stale_notice<'a>(&'a self, page: &Page) -> Option<StaleNotice<'a>> {
+        let stale = self.stale.of(&page.route)?;
+        Some(StaleNotice {
+            source: &stale.source_route,
+            lang: self.translations.default_code(),
+        })
     }
 
     /// Compiles every template first, so all syntax errors are reported at once.
@@ -444,6 +469,7 @@ impl Renderer {
             url: canonical_url(&self.base_url, &page.route),
             translation_key: page.translation_key(),
             languages: self.translations.of(page),
+            stale: self.stale_notice(page),
         };
         pages::start_tracking();
         let captured = template
@@ -511,6 +537,7 @@ impl Renderer {
             url: canonical_url(&self.base_url, &page.route),
             translation_key: page.translation_key(),
             languages: self.translations.of(page),
+            stale: self.stale_notice(page),
         };
         let captured = self
             .env

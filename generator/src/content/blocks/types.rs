@@ -12,6 +12,7 @@ use crate::content::values::{Href, Icon, ImageSrc, Markdown};
 #[serde(deny_unknown_fields)]
 pub struct Action {
     /// The words on the button.
+    #[schemars(extend("x-i18n" = "translate"))]
     pub label: String,
     /// Where it leads. Leave it out while the destination does not exist yet.
     #[serde(default)]
@@ -39,6 +40,7 @@ pub struct Image {
     /// A path under `public/`, e.g. `/images/map.svg`.
     pub src: ImageSrc,
     /// What the picture shows, for people who cannot see it; empty only for pure decoration.
+    #[schemars(extend("x-i18n" = "translate"))]
     pub alt: String,
 }
 
@@ -66,11 +68,14 @@ macro_rules! section {
         pub struct $name {
             /// The section's fragment id, for links such as `/about#leadership-team`.
             #[serde(default)]
+            #[schemars(extend("x-i18n" = "share"))]
             pub id: Option<String>,
             /// A short line above the heading.
             #[serde(default)]
+            #[schemars(extend("x-i18n" = "translate"))]
             pub eyebrow: Option<String>,
             /// The section's heading.
+            #[schemars(extend("x-i18n" = "translate"))]
             pub heading: String,
             /// Markdown under the heading.
             #[serde(default)]
@@ -89,13 +94,17 @@ macro_rules! section {
 pub struct Hero {
     /// A short line above the heading.
     #[serde(default)]
+    #[schemars(extend("x-i18n" = "translate"))]
     pub eyebrow: Option<String>,
     /// The page's main heading (its h1).
+    #[schemars(extend("x-i18n" = "translate"))]
     pub heading: String,
     /// A sentence or two under the heading.
+    #[schemars(extend("x-i18n" = "translate"))]
     pub text: String,
     /// Short facts in one muted line, such as a date and an author.
     #[serde(default)]
+    #[schemars(extend("x-i18n" = "translate"))]
     pub meta: Vec<String>,
     /// Buttons under the text.
     #[serde(default)]
@@ -130,9 +139,11 @@ fn three() -> u8 {
 #[serde(deny_unknown_fields)]
 pub struct Card {
     /// The card's title.
+    #[schemars(extend("x-i18n" = "translate"))]
     pub title: String,
     /// A category, industry or kicker shown above the title.
     #[serde(default)]
+    #[schemars(extend("x-i18n" = "translate"))]
     pub label: Option<String>,
     /// Markdown, a sentence or two.
     #[serde(default)]
@@ -145,15 +156,19 @@ pub struct Card {
     pub image: Option<Image>,
     /// Date, author, company: shown in one muted line.
     #[serde(default)]
+    #[schemars(extend("x-i18n" = "translate"))]
     pub meta: Vec<String>,
     /// A heading for `items`, such as "Key features" or "Results".
     #[serde(default)]
+    #[schemars(extend("x-i18n" = "translate"))]
     pub items_heading: Option<String>,
     /// A checklist.
     #[serde(default)]
+    #[schemars(extend("x-i18n" = "translate"))]
     pub items: Vec<String>,
     /// A heading for `entries`, such as "Spotlight".
     #[serde(default)]
+    #[schemars(extend("x-i18n" = "translate"))]
     pub entries_heading: Option<String>,
     /// Short listed items, each with its own meta line.
     #[serde(default)]
@@ -168,9 +183,11 @@ pub struct Card {
 #[serde(deny_unknown_fields)]
 pub struct Entry {
     /// The item's title.
+    #[schemars(extend("x-i18n" = "translate"))]
     pub title: String,
     /// Date, author: shown in one muted line.
     #[serde(default)]
+    #[schemars(extend("x-i18n" = "translate"))]
     pub meta: Vec<String>,
 }
 
@@ -181,6 +198,7 @@ section! {
         pub text: Markdown,
         /// A checklist under the text.
         #[serde(default)]
+        #[schemars(extend("x-i18n" = "translate"))]
         pub items: Vec<String>,
         /// Buttons under the text.
         #[serde(default)]
@@ -203,6 +221,7 @@ section! {
         pub stats: Vec<Stat>,
         /// A heading for `cards`.
         #[serde(default)]
+        #[schemars(extend("x-i18n" = "translate"))]
         pub cards_heading: Option<String>,
         /// Cards under the figures.
         #[serde(default)]
@@ -219,15 +238,18 @@ section! {
 #[serde(deny_unknown_fields)]
 pub struct Latest {
     /// The collection: a folder of content/pages/, e.g. `news`.
+    #[schemars(extend("x-i18n" = "share"))]
     pub collection: String,
     /// How many. Default: 3.
     #[serde(default = "three_entries")]
     pub limit: u32,
     /// The words on each card's link. Default: the kind's own ("Read article").
     #[serde(default)]
+    #[schemars(extend("x-i18n" = "translate"))]
     pub link_label: Option<String>,
     /// The words on the link to the whole collection, e.g. "All news".
     #[serde(default)]
+    #[schemars(extend("x-i18n" = "translate"))]
     pub more_label: Option<String>,
 }
 
@@ -240,11 +262,14 @@ fn three_entries() -> u32 {
 #[serde(deny_unknown_fields)]
 pub struct Stat {
     /// The figure as shown, e.g. "19.3 billion USD".
+    #[schemars(extend("x-i18n" = "translate"))]
     pub value: String,
     /// What it counts, e.g. "Revenue".
+    #[schemars(extend("x-i18n" = "translate"))]
     pub label: String,
     /// A sentence under the label.
     #[serde(default)]
+    #[schemars(extend("x-i18n" = "translate"))]
     pub text: Option<String>,
 }
 
@@ -261,13 +286,16 @@ section! {
 #[serde(deny_unknown_fields)]
 pub struct Region {
     /// The region's name, e.g. "Asia Pacific".
+    #[schemars(extend("x-i18n" = "translate"))]
     pub region: String,
     /// How many offices the company has there.
     pub offices: u32,
     /// Its clients there, as shown, e.g. "600+ clients".
+    #[schemars(extend("x-i18n" = "translate"))]
     pub clients: String,
     /// A sentence about the region.
     #[serde(default)]
+    #[schemars(extend("x-i18n" = "translate"))]
     pub text: Option<String>,
 }
 
@@ -277,10 +305,13 @@ pub struct Region {
 pub struct Cta {
     /// The section's fragment id.
     #[serde(default)]
+    #[schemars(extend("x-i18n" = "share"))]
     pub id: Option<String>,
     /// The band's heading.
+    #[schemars(extend("x-i18n" = "translate"))]
     pub heading: String,
     /// A sentence under the heading.
+    #[schemars(extend("x-i18n" = "translate"))]
     pub text: String,
     /// The buttons.
     pub actions: Vec<Action>,
@@ -299,10 +330,13 @@ section! {
 #[serde(deny_unknown_fields)]
 pub struct Person {
     /// Their full name.
+    #[schemars(extend("x-i18n" = "copy"))]
     pub name: String,
     /// Their position, e.g. "Chief Executive Officer".
+    #[schemars(extend("x-i18n" = "translate"))]
     pub position: String,
     /// A sentence or two about them.
+    #[schemars(extend("x-i18n" = "translate"))]
     pub bio: String,
     /// Their portrait.
     #[serde(default)]
@@ -322,10 +356,13 @@ section! {
 #[serde(deny_unknown_fields)]
 pub struct Step {
     /// The phase's name.
+    #[schemars(extend("x-i18n" = "translate"))]
     pub title: String,
     /// A sentence about it.
+    #[schemars(extend("x-i18n" = "translate"))]
     pub text: String,
     /// What happens in it, one line each.
+    #[schemars(extend("x-i18n" = "translate"))]
     pub activities: Vec<String>,
 }
 
@@ -333,8 +370,10 @@ section! {
     /// Roles a visitor picks from; one is highlighted at a time.
     pub struct RoleSelector {
         /// The roles, in order, e.g. `[CEO, CFO, COO]`.
+        #[schemars(extend("x-i18n" = "translate"))]
         pub roles: Vec<String>,
         /// The role highlighted at first; it must be one of `roles`.
+        #[schemars(extend("x-i18n" = "translate"))]
         pub default: String,
     }
 }
@@ -343,8 +382,10 @@ section! {
     /// The contact form beside the "get in touch" details.
     pub struct Contact {
         /// The heading of the details panel.
+        #[schemars(extend("x-i18n" = "translate"))]
         pub panel_heading: String,
         /// Opening hours, one line each.
+        #[schemars(extend("x-i18n" = "translate"))]
         pub hours: Vec<String>,
         /// The support link under the details.
         pub support: Action,
@@ -364,16 +405,22 @@ section! {
 #[serde(deny_unknown_fields)]
 pub struct Office {
     /// The office's name, e.g. "Corporate Office (India)".
+    #[schemars(extend("x-i18n" = "translate"))]
     pub name: String,
     /// Its city.
+    #[schemars(extend("x-i18n" = "translate"))]
     pub city: String,
     /// Its postal address. Put it in quotes when it holds a `#`.
+    #[schemars(extend("x-i18n" = "copy"))]
     pub address: String,
     /// Its phone number, e.g. "+91 40 4520 8800".
+    #[schemars(extend("x-i18n" = "share"))]
     pub phone: String,
     /// Its e-mail address.
+    #[schemars(extend("x-i18n" = "share"))]
     pub email: String,
     /// Its opening hours.
+    #[schemars(extend("x-i18n" = "translate"))]
     pub hours: String,
 }
 
@@ -386,6 +433,7 @@ section! {
         /// The places to pin, with their coordinates.
         pub pins: Vec<Pin>,
         /// What the map shows, for people who cannot see it.
+        #[schemars(extend("x-i18n" = "translate"))]
         pub alt: String,
     }
 }
@@ -395,9 +443,11 @@ section! {
 #[serde(deny_unknown_fields)]
 pub struct Pin {
     /// The place's name, shown beside its pin.
+    #[schemars(extend("x-i18n" = "translate"))]
     pub label: String,
     /// A word or two under the name, e.g. "Headquarters".
     #[serde(default)]
+    #[schemars(extend("x-i18n" = "translate"))]
     pub note: Option<String>,
     /// Degrees north of the equator (south is negative), e.g. 17.44.
     #[schemars(range(min = -90, max = 90))]
@@ -423,6 +473,7 @@ section! {
 #[serde(deny_unknown_fields)]
 pub struct Question {
     /// The question.
+    #[schemars(extend("x-i18n" = "translate"))]
     pub question: String,
     /// Markdown.
     pub answer: Markdown,
@@ -442,9 +493,11 @@ section! {
 #[serde(deny_unknown_fields)]
 pub struct FeaturedArticle {
     /// The collection: a folder of content/pages/, e.g. `insights`.
+    #[schemars(extend("x-i18n" = "share"))]
     pub collection: String,
     /// The words on the link to the article.
     #[serde(default = "read_full_article")]
+    #[schemars(extend("x-i18n" = "translate"))]
     pub label: String,
 }
 
@@ -457,6 +510,7 @@ section! {
     /// category, title, description, date, author and a link.
     pub struct Articles {
         /// The collection: a folder of content/pages/, e.g. `insights`.
+        #[schemars(extend("x-i18n" = "share"))]
         pub collection: String,
         /// Cards per row on wide screens: 2, 3 (the default) or 4.
         #[serde(default = "three")]
@@ -470,6 +524,7 @@ section! {
         pub skip_featured: bool,
         /// The words on each card's link.
         #[serde(default = "read_article")]
+        #[schemars(extend("x-i18n" = "translate"))]
         pub link_label: String,
     }
 }
@@ -483,6 +538,7 @@ section! {
     /// by the collection's `per_page`), and a link to the past ones' archive.
     pub struct Events {
         /// The collection: a folder of content/pages/ of kind `events`.
+        #[schemars(extend("x-i18n" = "share"))]
         pub collection: String,
         /// Cards per row on wide screens: 2, 3 (the default) or 4.
         #[serde(default = "three")]
@@ -490,6 +546,7 @@ section! {
         pub columns: u8,
         /// The words on the link to the past events.
         #[serde(default = "past_events")]
+        #[schemars(extend("x-i18n" = "translate"))]
         pub archive_label: String,
     }
 }
@@ -504,6 +561,7 @@ section! {
     /// postings, which work without JavaScript.
     pub struct Jobs {
         /// The collection: a folder of content/pages/ of kind `jobs`.
+        #[schemars(extend("x-i18n" = "share"))]
         pub collection: String,
         /// Cards per row on wide screens: 2, 3 (the default) or 4.
         #[serde(default = "three")]

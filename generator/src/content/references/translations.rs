@@ -121,5 +121,13 @@ impl Checker<'_> {
                 );
             }
         }
+        // Translations older than their source: shown, never stopping the build.
+        for stale in content.stale.all() {
+            if content.pages.iter().any(|p| p.route == stale.route) {
+                self.findings
+                    .warnings
+                    .push(Diagnostic::new(stale.file.clone(), stale.message()).as_warning());
+            }
+        }
     }
 }
