@@ -44,7 +44,7 @@ pub(super) fn render(
         .config
         .budgets
         .as_ref()
-        .map(|_| Weigher::new(bundle));
+        .map(|budgets| Weigher::new(bundle, budgets));
     let sink = Sink { staging, weigher };
     let pages = renderer.render_pages(
         &content.pages,

@@ -129,7 +129,10 @@ pub fn print_changes(report: &Report, verbose: bool, shown: &mut Shown) {
         for (route, w) in changed {
             println!(
                 "    {route:<36} {:>6} · {:>6} · {:>6} · {:>6}",
-                kb(w.html),
+                match w.html_over {
+                    true => format!(">{}", kb(w.html)),
+                    false => kb(w.html),
+                },
                 kb(w.css),
                 kb(w.javascript),
                 kb(w.font)

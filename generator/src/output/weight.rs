@@ -12,19 +12,51 @@ use crate::content::site::Budgets;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Weight {
     pub html: u64,
+    /// The HTML weighs more than `html` says: its compression stopped there,
+    /// well past every budget (a page of tens of megabytes).
+    pub html_over: bool,
     pub css: u64,
     pub javascript: u64,
     pub font: u64,
 }
 
 pub fn gzip_len(bytes: &[u8]) -> u64 {
-    let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    if w.write_all(bytes).is_err() {
-        return bytes.len() as u64;
+    gzip_len_up_to(bytes, u64::MAX).0
+}
+
+/// The size of `bytes` after gzip (its best level), counted as it is made and
+/// never kept; past `cap` bytes the compression stops, and the size so far comes
+/// with `true`: the exact size of a page far over its budget is not worth the
+/// seconds its compression takes.
+pub fn gzip_len_up_to(bytes: &[u8], cap: u64) -> (u64, bool) {
+    /// Counts what is written; refuses past the cap.
+    struct Count {
+        bytes: u64,
+        cap: u64,
     }
-    w.finish()
-        .map(|v| v.len() as u64)
-        .unwrap_or(bytes.len() as u64)
+    impl Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.bytes += buf.len() as u64;
+            match self.bytes > self.cap {
+                true => Err(std::io::ErrorKind::FileTooLarge.into()),
+                false => Ok(buf.len()),
+            }
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut w = flate2::write::GzEncoder::new(Count { bytes: 0, cap }, flate2::Compression::best());
+    // In pieces, so that the cap is seen soon after it is passed.
+    for piece in bytes.chunks(1 << 16) {
+        if w.write_all(piece).is_err() {
+            return (w.get_ref().bytes, true);
+        }
+    }
+    match w.finish() {
+        Ok(count) => (count.bytes, false),
+        Err(_) => (cap, true),
+    }
 }
 
 /// Gzip sizes of the bundle's scripts and stylesheets: computed once per part
@@ -75,25 +107,51 @@ impl<'a> Sizes<'a> {
 pub struct Weigher<'a> {
     bundle: &'a Bundle,
     sizes: Sizes<'a>,
+    /// Where a page's HTML stops being weighed exactly (`html_cap`).
+    cap: u64,
 }
 
 impl<'a> Weigher<'a> {
-    pub fn new(bundle: &'a Bundle) -> Weigher<'a> {
+    pub fn new(bundle: &'a Bundle, budgets: &Budgets) -> Weigher<'a> {
         Weigher {
             bundle,
             sizes: Sizes::of(bundle),
+            cap: html_cap(budgets),
         }
     }
 
     pub fn weigh(&self, html: &str, hydrating: &[&str]) -> Weight {
-        page_weight(html, hydrating, self.bundle, &self.sizes)
+        page_weight(html, hydrating, self.bundle, &self.sizes, self.cap)
+    }
+}
+
+/// Four times the largest HTML budget (a megabyte where none is set): a page
+/// whose HTML is still compressing past it is over every budget, and is
+/// reported as weighing more than that.
+pub fn html_cap(budgets: &Budgets) -> u64 {
+    let largest = std::iter::once(&budgets.default)
+        .chain(budgets.routes.values())
+        .chain(budgets.layouts.values())
+        .filter_map(|b| b.html_kb)
+        .fold(None, |max: Option<f64>, kb| {
+            Some(max.map_or(kb, |m| m.max(kb)))
+        });
+    match largest {
+        Some(kb) => (kb * 1000.0 * 4.0) as u64,
+        None => 1_000_000,
     }
 }
 
 /// The weight of one page: its HTML, the stylesheets it links, and the scripts
 /// its hydrating islands need (the runtime, React, each island's chunks), but not
 /// what islands import later on demand (the storage client, on submit).
-pub fn page_weight(html: &str, hydrating: &[&str], bundle: &Bundle, sizes: &Sizes) -> Weight {
+pub fn page_weight(
+    html: &str,
+    hydrating: &[&str],
+    bundle: &Bundle,
+    sizes: &Sizes,
+    cap: u64,
+) -> Weight {
     let css = links(html, "rel=\"stylesheet\"")
         .iter()
         .map(|u| sizes.get(u))
@@ -119,8 +177,10 @@ pub fn page_weight(html: &str, hydrating: &[&str], bundle: &Bundle, sizes: &Size
         let refs: Vec<&str> = roots.iter().map(String::as_str).collect();
         scripts.extend(islands.browser.static_closure(&refs));
     }
+    let (html, html_over) = gzip_len_up_to(html.as_bytes(), cap);
     Weight {
-        html: gzip_len(html.as_bytes()),
+        html,
+        html_over,
         css,
         javascript: scripts.iter().map(|u| sizes.get(u)).sum(),
         font,
@@ -160,7 +220,11 @@ pub fn over_budget(route: &str, layout: &str, weight: Weight, budgets: &Budgets)
         let limit = limit?;
         (kb(bytes) > limit).then(|| {
             format!(
-                "{route}: {what} is {:.1} KB{}, over its budget of {limit} KB",
+                "{route}: {what} is {}{:.1} KB{}, over its budget of {limit} KB",
+                match what == "HTML" && weight.html_over {
+                    true => "more than ",
+                    false => "",
+                },
                 kb(bytes),
                 if what == "The font" {
                     ""
@@ -176,6 +240,38 @@ pub fn over_budget(route: &str, layout: &str, weight: Weight, budgets: &Budgets)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_page_is_weighed_exactly_up_to_its_cap_and_past_it_said_to_weigh_more() {
+        let text: String = (0..200_000)
+            .map(|i| format!("<p>{}</p>", i * 7919 % 100_003))
+            .collect();
+        let (exact, over) = gzip_len_up_to(text.as_bytes(), u64::MAX);
+        assert!(!over);
+        assert_eq!(exact, gzip_len(text.as_bytes()));
+        let (capped, over) = gzip_len_up_to(text.as_bytes(), exact / 4);
+        assert!(
+            over && capped > exact / 4 && capped < exact,
+            "{capped} of {exact}"
+        );
+        let w = Weight {
+            html: capped,
+            html_over: true,
+            ..Weight::default()
+        };
+        let budgets = Budgets {
+            default: crate::content::site::Budget {
+                html_kb: Some(30.0),
+                ..Default::default()
+            },
+            routes: Default::default(),
+            layouts: Default::default(),
+        };
+        assert_eq!(html_cap(&budgets), 120_000);
+        assert!(
+            over_budget("/big/", "page", w, &budgets)[0].starts_with("/big/: HTML is more than ")
+        );
+    }
     use crate::content::site::Budget;
 
     #[test]
@@ -216,6 +312,7 @@ mod tests {
         };
         let w = Weight {
             html: 900_000,
+            html_over: false,
             css: 10_000,
             javascript: 90_000,
             font: 27_348,
