@@ -1,6 +1,111 @@
 //! Small pieces of HTML that stages on either side of the render need: text for
-//! an attribute (the templates' helpers, the editor's page), and a tag put first
-//! into a page's head (the host's policies, on pages and on redirect pages).
+//! an attribute (the templates' helpers, the editor's page), a tag put first
+//! into a page's head (the host's policies, on pages and on redirect pages), and
+//! [`Html`], a page's body made in pieces.
+
+use std::fmt;
+use std::sync::Arc;
+
+/// How large a piece of [`Html`] grows before the next one starts.
+const PIECE: usize = 1 << 20;
+
+/// HTML made in pieces of at most about a megabyte (a page's body from
+/// Markdown): a body of tens of megabytes is never grown by doubling nor copied
+/// whole, and a clone shares it.
+#[derive(Clone, Default)]
+pub struct Html(Arc<[Box<str>]>);
+
+impl Html {
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|p| p.len()).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|p| p.is_empty())
+    }
+
+    /// Its pieces, in order.
+    pub fn pieces(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|p| &**p)
+    }
+}
+
+impl From<String> for Html {
+    fn from(text: String) -> Html {
+        let mut w = HtmlWriter::default();
+        w.push_str(&text);
+        w.finish()
+    }
+}
+
+impl From<&str> for Html {
+    fn from(text: &str) -> Html {
+        let mut w = HtmlWriter::default();
+        w.push_str(text);
+        w.finish()
+    }
+}
+
+impl fmt::Display for Html {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.pieces().try_for_each(|p| f.write_str(p))
+    }
+}
+
+impl fmt::Debug for Html {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Html({} bytes)", self.len())
+    }
+}
+
+impl PartialEq for Html {
+    fn eq(&self, other: &Html) -> bool {
+        self.len() == other.len()
+            && self
+                .pieces()
+                .flat_map(str::bytes)
+                .eq(other.pieces().flat_map(str::bytes))
+    }
+}
+
+impl Eq for Html {}
+
+impl serde::Serialize for Html {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Makes an [`Html`] as it is written.
+#[derive(Default)]
+pub struct HtmlWriter {
+    done: Vec<Box<str>>,
+    current: String,
+}
+
+impl HtmlWriter {
+    pub fn push_str(&mut self, text: &str) {
+        if !self.current.is_empty() && self.current.len() + text.len() > PIECE {
+            let full = std::mem::take(&mut self.current);
+            self.done.push(full.into_boxed_str());
+        }
+        self.current.push_str(text);
+    }
+
+    pub fn finish(mut self) -> Html {
+        if !self.current.is_empty() || self.done.is_empty() {
+            self.done.push(self.current.into_boxed_str());
+        }
+        Html(Arc::from(self.done))
+    }
+}
+
+impl fmt::Write for HtmlWriter {
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        self.push_str(text);
+        Ok(())
+    }
+}
 
 /// Text for a double-quoted attribute.
 pub fn escape_attribute(s: &str) -> String {
@@ -34,6 +139,20 @@ pub fn insert_in_head(html: &str, extra: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn html_in_pieces_reads_as_one_text() {
+        let big = "x".repeat(PIECE - 3);
+        let mut w = HtmlWriter::default();
+        w.push_str("<p>");
+        w.push_str(&big);
+        w.push_str("</p>");
+        let html = w.finish();
+        assert_eq!(html.pieces().count(), 2);
+        assert_eq!(html.to_string(), format!("<p>{big}</p>"));
+        assert_eq!(html, Html::from(format!("<p>{big}</p>").as_str()));
+        assert!(Html::from("").is_empty() && Html::default().is_empty());
+    }
 
     #[test]
     fn attribute_text_cannot_close_its_quotes_or_open_a_tag() {

@@ -17,7 +17,7 @@ mod cors;
 pub mod diagnostics;
 pub mod editor;
 pub mod forms;
-pub(crate) mod html;
+pub mod html;
 pub mod images;
 mod json_lines;
 pub(crate) mod lines;

@@ -2,10 +2,13 @@
 //! text, so `#fragments` keep working when a page is edited elsewhere. Raw HTML
 //! written in the Markdown passes an allowlist (`sanitize`).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::LazyLock;
 
 use pulldown_cmark::{html, CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd};
+use rayon::prelude::*;
+
+use crate::html::{Html, HtmlWriter};
 
 use super::routes::{canonical_href, check_link};
 
@@ -19,33 +22,86 @@ fn options() -> Options {
 
 /// Renders a Markdown document; headings without an explicit `{#id}` get one.
 pub fn render(source: &str) -> String {
-    render_with_links(source, false).0
+    render_with_links(source, false).0.to_string()
 }
 
 /// Renders a Markdown document, and gives its links and pictures (in order) from
 /// the same parse; with `highlight`, fenced code in a known language is coloured.
-pub fn render_with_links(source: &str, highlight: bool) -> (String, Vec<Link>) {
-    let mut events: Vec<Event> = Vec::new();
-    let mut links = Vec::new();
-    for (event, range) in Parser::new_ext(source, options()).into_offset_iter() {
-        if let Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) = &event {
-            links.push(Link {
-                url: dest_url.to_string(),
-                image: matches!(event, Event::Start(Tag::Image { .. })),
-                offset: range.start,
-            });
-        }
-        events.push(event);
+///
+/// The document flows through as it is parsed, never held as a list of its
+/// events: a page of tens of megabytes costs its HTML, made in pieces, and a
+/// window of events. Its code blocks are coloured a window at a time, the
+/// window's blocks side by side (`WINDOW_CODE`).
+pub fn render_with_links(source: &str, highlight: bool) -> (Html, Vec<Link>) {
+    let mut flow = Flow {
+        parser: Parser::new_ext(source, options()).into_offset_iter(),
+        highlight,
+        links: Vec::new(),
+        raw_html: false,
+        used: HashMap::new(),
+        ready: VecDeque::new(),
+    };
+    let mut out = HtmlWriter::default();
+    // Writing into memory cannot fail.
+    let _ = html::write_html_fmt(&mut out, &mut flow);
+    let (links, raw_html) = (flow.links, flow.raw_html);
+    let out = out.finish();
+    match raw_html {
+        true => (Html::from(sanitize(&out.to_string())), links),
+        false => (out, links),
     }
-    let raw_html = events
-        .iter()
-        .any(|e| matches!(e, Event::Html(_) | Event::InlineHtml(_)));
-    let mut used: HashMap<String, usize> = HashMap::new();
-    let mut out: Vec<Event> = Vec::with_capacity(events.len());
-    let mut dropping_link = false;
-    let mut events = events.into_iter().peekable();
-    while let Some(event) = events.next() {
-        match event {
+}
+
+/// How many code blocks a window holds at most, coloured side by side.
+const WINDOW_CODE: usize = 64;
+/// How many events a window holds at most (a long text without code).
+const WINDOW_EVENTS: usize = 4096;
+
+/// What a window holds: an event as it goes out, or a fenced code block to
+/// colour (its fence's info, its text, and its own events should it stay plain).
+enum Piece<'a> {
+    Event(Event<'a>),
+    Code {
+        info: CowStr<'a>,
+        code: String,
+        inner: Vec<Event<'a>>,
+    },
+}
+
+/// The document's events as they go out: headings with their ids, links in the
+/// form hosts serve, refused links left out, fenced code coloured. Gathers the
+/// links and whether the text has raw HTML on the way.
+struct Flow<'a, I> {
+    parser: I,
+    highlight: bool,
+    links: Vec<Link>,
+    raw_html: bool,
+    used: HashMap<String, usize>,
+    ready: VecDeque<Event<'a>>,
+}
+
+impl<'a, I: Iterator<Item = (Event<'a>, std::ops::Range<usize>)>> Flow<'a, I> {
+    /// The next event from the parser, noting links and raw HTML.
+    fn parsed(&mut self) -> Option<Event<'a>> {
+        let (event, range) = self.parser.next()?;
+        match &event {
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+                self.links.push(Link {
+                    url: dest_url.to_string(),
+                    image: matches!(event, Event::Start(Tag::Image { .. })),
+                    offset: range.start,
+                });
+            }
+            Event::Html(_) | Event::InlineHtml(_) => self.raw_html = true,
+            _ => {}
+        }
+        Some(event)
+    }
+
+    /// The next piece of the window: an event as it goes out, or a code block.
+    fn piece(&mut self, dropping_link: &mut bool) -> Option<Vec<Piece<'a>>> {
+        let event = self.parsed()?;
+        Some(match event {
             Event::Start(Tag::Heading {
                 level,
                 id,
@@ -55,7 +111,7 @@ pub fn render_with_links(source: &str, highlight: bool) -> (String, Vec<Link>) {
                 // The heading's own events, up to its end.
                 let mut inner = Vec::new();
                 let mut end = None;
-                for e in events.by_ref() {
+                while let Some(e) = self.parsed() {
                     if matches!(e, Event::End(TagEnd::Heading(_))) {
                         end = Some(e);
                         break;
@@ -66,25 +122,30 @@ pub fn render_with_links(source: &str, highlight: bool) -> (String, Vec<Link>) {
                     Some(id) => id.to_string(),
                     None => slug(&plain_text(&inner)),
                 };
-                out.push(Event::Start(Tag::Heading {
+                let mut pieces = vec![Piece::Event(Event::Start(Tag::Heading {
                     level,
-                    id: Some(CowStr::from(unique(&mut used, base))),
+                    id: Some(CowStr::from(unique(&mut self.used, base))),
                     classes,
                     attrs,
-                }));
-                out.extend(inner);
-                out.extend(end);
+                }))];
+                pieces.extend(inner.into_iter().map(Piece::Event));
+                pieces.extend(end.map(Piece::Event));
+                pieces
             }
             // Content is checked when it loads; this keeps a refused link out of
             // the HTML (its text stays) even where a caller skipped that check.
             Event::Start(Tag::Link { ref dest_url, .. }) if check_link(dest_url).is_err() => {
-                dropping_link = true;
+                *dropping_link = true;
+                Vec::new()
             }
-            Event::End(TagEnd::Link) if dropping_link => dropping_link = false,
-            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) if highlight => {
+            Event::End(TagEnd::Link) if *dropping_link => {
+                *dropping_link = false;
+                Vec::new()
+            }
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) if self.highlight => {
                 let mut code = String::new();
                 let mut inner = Vec::new();
-                for e in events.by_ref() {
+                while let Some(e) = self.parsed() {
                     if matches!(e, Event::End(TagEnd::CodeBlock)) {
                         break;
                     }
@@ -93,14 +154,7 @@ pub fn render_with_links(source: &str, highlight: bool) -> (String, Vec<Link>) {
                     }
                     inner.push(e);
                 }
-                match super::highlight::code_block(&info, &code) {
-                    Some(html) => out.push(Event::Html(CowStr::from(html))),
-                    None => {
-                        out.push(Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))));
-                        out.extend(inner);
-                        out.push(Event::End(TagEnd::CodeBlock));
-                    }
-                }
+                vec![Piece::Code { info, code, inner }]
             }
             // Internal links get the address hosts serve without a redirect.
             Event::Start(Tag::Link {
@@ -108,21 +162,90 @@ pub fn render_with_links(source: &str, highlight: bool) -> (String, Vec<Link>) {
                 dest_url,
                 title,
                 id,
-            }) => out.push(Event::Start(Tag::Link {
+            }) => vec![Piece::Event(Event::Start(Tag::Link {
                 link_type,
                 dest_url: CowStr::from(canonical_href(&dest_url)),
                 title,
                 id,
-            })),
-            other => out.push(other),
+            }))],
+            other => vec![Piece::Event(other)],
+        })
+    }
+
+    /// Fills `ready` with the next window, its code blocks coloured side by side;
+    /// false at the end of the document.
+    fn next_window(&mut self) -> bool {
+        let mut window: Vec<Piece<'a>> = Vec::new();
+        let (mut codes, mut dropping_link) = (0, false);
+        while codes < WINDOW_CODE && window.len() < WINDOW_EVENTS {
+            let Some(pieces) = self.piece(&mut dropping_link) else {
+                break;
+            };
+            codes += pieces
+                .iter()
+                .filter(|p| matches!(p, Piece::Code { .. }))
+                .count();
+            window.extend(pieces);
+        }
+        if window.is_empty() {
+            return false;
+        }
+        // A link left out is closed in this window: its end is never split off.
+        while dropping_link {
+            match self.piece(&mut dropping_link) {
+                Some(pieces) => window.extend(pieces),
+                None => break,
+            }
+        }
+        let blocks: Vec<(&str, &str)> = window
+            .iter()
+            .filter_map(|p| match p {
+                Piece::Code { info, code, .. } => Some((info.as_ref(), code.as_str())),
+                Piece::Event(_) => None,
+            })
+            .collect();
+        let coloured: Vec<Option<String>> = match blocks.len() {
+            0 | 1 => blocks
+                .iter()
+                .map(|(info, code)| super::highlight::code_block(info, code))
+                .collect(),
+            _ => blocks
+                .par_iter()
+                .map(|(info, code)| super::highlight::code_block(info, code))
+                .collect(),
+        };
+        let mut coloured = coloured.into_iter();
+        for piece in window {
+            match piece {
+                Piece::Event(e) => self.ready.push_back(e),
+                Piece::Code { info, inner, .. } => match coloured.next().flatten() {
+                    Some(html) => self.ready.push_back(Event::Html(CowStr::from(html))),
+                    None => {
+                        self.ready
+                            .push_back(Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))));
+                        self.ready.extend(inner);
+                        self.ready.push_back(Event::End(TagEnd::CodeBlock));
+                    }
+                },
+            }
+        }
+        true
+    }
+}
+
+impl<'a, I: Iterator<Item = (Event<'a>, std::ops::Range<usize>)>> Iterator for Flow<'a, I> {
+    type Item = Event<'a>;
+
+    fn next(&mut self) -> Option<Event<'a>> {
+        loop {
+            if let Some(e) = self.ready.pop_front() {
+                return Some(e);
+            }
+            if !self.next_window() {
+                return None;
+            }
         }
     }
-    let mut html_out = String::with_capacity(source.len() * 3 / 2);
-    html::push_html(&mut html_out, out.into_iter());
-    if raw_html {
-        html_out = sanitize(&html_out);
-    }
-    (html_out, links)
 }
 
 /// What raw HTML in Markdown may keep: ammonia's allowlist of elements (text,

@@ -39,8 +39,11 @@ pub struct Page {
     pub tags: Vec<String>,
     /// The blocks of a YAML page; empty for Markdown pages.
     pub blocks: Vec<Block>,
-    /// The rendered body of a Markdown page; empty for YAML pages.
-    pub content: String,
+    /// The rendered body of a Markdown page, made in pieces; empty for YAML
+    /// pages. Templates read it as `page.content` (the render hands it over
+    /// without copying it).
+    #[serde(skip)]
+    pub content: crate::html::Html,
     /// What an article adds to a page; only members of a collection have it.
     pub article: Option<Article>,
     /// What an event adds: its times, place and registration link.

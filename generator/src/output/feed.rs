@@ -103,7 +103,7 @@ pub fn feed(
                 }],
                 summary: Some(Text::plain(page.description.clone())),
                 content: Some(Content {
-                    value: Some(page.content.clone()),
+                    value: Some(page.content.to_string()),
                     content_type: Some("html".into()),
                     base: Some(canonical_url(base_url, &page.route)),
                     ..Content::default()

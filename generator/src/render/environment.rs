@@ -280,13 +280,35 @@ pub fn environment(inputs: Inputs, translations: Arc<Translations>) -> Environme
     env
 }
 
+/// A page's body in the templates (`page.content`): HTML the build made from
+/// Markdown, written into the page as it is, piece by piece, never copied whole.
+#[derive(Debug)]
+pub struct Body(pub crate::html::Html);
+
+impl minijinja::value::Object for Body {
+    fn is_true(self: &std::sync::Arc<Self>) -> bool {
+        !self.0.is_empty()
+    }
+
+    fn render(self: &std::sync::Arc<Self>, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.0, f)
+    }
+}
+
 /// MiniJinja's formatter, but escaping only what HTML requires (`&<>"'`), so URLs
-/// read as written (`/about/`, not `&#x2f;about&#x2f;`).
+/// read as written (`/about/`, not `&#x2f;about&#x2f;`); a page's body goes in
+/// as it is.
 fn html_formatter(
     out: &mut minijinja::Output,
     state: &mut State,
     value: &Value,
 ) -> Result<(), minijinja::Error> {
+    if let Some(body) = value.downcast_object_ref::<Body>() {
+        for piece in body.0.pieces() {
+            out.write_str(piece).map_err(minijinja::Error::from)?;
+        }
+        return Ok(());
+    }
     match (state.auto_escape(), value.as_str()) {
         (minijinja::AutoEscape::Html, Some(text)) if !value.is_safe() => {
             let mut last = 0;

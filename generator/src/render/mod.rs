@@ -170,6 +170,8 @@ struct PageContext<'a> {
     languages: languages::PageLanguages<'a>,
     /// When it is a translation older than its source: the source's address.
     stale: Option<StaleNotice<'a>>,
+    /// Its body (`environment::Body`), handed over without a copy.
+    content: Value,
 }
 
 /// What a stale translation's notice links to: its source.
@@ -470,6 +472,7 @@ impl Renderer {
             translation_key: page.translation_key(),
             languages: self.translations.of(page),
             stale: self.stale_notice(page),
+            content: Value::from_object(environment::Body(page.content.clone())),
         };
         pages::start_tracking();
         let captured = template
@@ -538,6 +541,7 @@ impl Renderer {
             translation_key: page.translation_key(),
             languages: self.translations.of(page),
             stale: self.stale_notice(page),
+            content: Value::from_object(environment::Body(page.content.clone())),
         };
         let captured = self
             .env
