@@ -81,7 +81,7 @@ const HOST_FILES = new Set(["_headers", "_redirects", "_routes.json", "_nginx.co
 /**
  * The address each file of a build is served at: `about/index.html` at `/about/`,
  * anything else at its path. Host files, precompressed twins (`x.br` beside `x`)
- * and `404.html` (the answer to an unknown address) have none.
+ * and each `404.html` (the answer to an unknown address, in its folder) have none.
  */
 export function servedPaths(dist) {
   const files = [];
@@ -95,7 +95,7 @@ export function servedPaths(dist) {
   walk(dist, "");
   const all = new Set(files);
   return files
-    .filter((f) => !HOST_FILES.has(f) && f !== "404.html")
+    .filter((f) => !HOST_FILES.has(f) && f !== "404.html" && !f.endsWith("/404.html"))
     .filter((f) => !(/\.(br|gz)$/.test(f) && all.has(f.replace(/\.(br|gz)$/, ""))))
     .map((f) => (f === "index.html" || f.endsWith("/index.html") ? `/${f.slice(0, -"index.html".length)}` : `/${f}`));
 }

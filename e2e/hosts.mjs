@@ -10,7 +10,11 @@
 //                     build writes a page at each old address); max-age=600
 //   nginx             not an imitation: the `_nginx.conf` the build writes,
 //                     included in a server block like deploy/nginx/site.conf
-// Every host answers an unknown path with `404.html` and status 404.
+// Every host answers an unknown path with `404.html` and status 404: under a
+// language's folder, that language's (`/de/404.html`), Cloudflare Pages by
+// itself (the nearest `404.html` up the tree), Netlify by the build's
+// `_redirects` rules (`/de/* /de/404.html 404`), nginx by the build's
+// `error_page`s; GitHub Pages serves only the top-level one.
 //
 // Where a host has a local runtime of its own, that is used instead of an
 // imitation: Cloudflare Pages' is workerd, through `wrangler pages dev`
@@ -74,6 +78,24 @@ export function parseRedirects(text) {
   return rules;
 }
 
+/**
+ * The 404 page each folder is answered with where no file is, as the host
+ * finds it: `[["/de/", "/de/404.html"], …]`, the longest folders first.
+ */
+function notFoundPages(dist, profile) {
+  let pages = [];
+  if (profile === HOSTS["cloudflare-pages"]) {
+    // The nearest 404.html up the tree: every folder that has one.
+    pages = walk(dist).filter((f) => f.endsWith("/404.html")).map((f) => [`/${f.slice(0, -"404.html".length)}`, `/${f}`]);
+  } else if (profile === HOSTS.netlify && existsSync(path.join(dist, "_redirects"))) {
+    // Netlify: its `_redirects` rules with status 404.
+    pages = parseRedirects(readFileSync(path.join(dist, "_redirects"), "utf8"))
+      .filter((r) => r.status === 404 && r.from.endsWith("/*"))
+      .map((r) => [r.from.slice(0, -1), r.to]);
+  }
+  return pages.sort((a, b) => b[0].length - a[0].length);
+}
+
 /** Whether a `_headers` pattern matches a path: `*` any rest, `:name` one segment. */
 function matches(pattern, urlPath) {
   const source = pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/:[A-Za-z]+/g, "[^/]+");
@@ -110,7 +132,7 @@ function imitation(dist, profile) {
   const redirect = (urlPath, status, to) => blocks.push(`  location = ${urlPath} {\n    return ${status} ${to}$is_args$args;\n  }`);
   const redirects = path.join(dist, "_redirects");
   if (profile.headersFile && existsSync(redirects)) {
-    for (const { from, to, status } of parseRedirects(readFileSync(redirects, "utf8"))) redirect(from, status, to);
+    for (const { from, to, status } of parseRedirects(readFileSync(redirects, "utf8"))) if (status !== 404) redirect(from, status, to);
   }
   for (const file of walk(dist)) {
     if (file === "_headers" || file === "_redirects" || file.startsWith(".")) continue;
@@ -127,6 +149,17 @@ function imitation(dist, profile) {
       serve(`/${file}`, file);
     }
   }
+  // A folder with its own 404 page answers what is no file with it.
+  const folders = notFoundPages(dist, profile).map(
+    ([folder, page], i) => `  location @not_found_${i} {
+${addHeaders(hostHeaders(profile, rules, page))}
+    rewrite ^ ${page} break;
+  }
+  location ${folder} {
+    error_page 404 @not_found_${i};
+    return 404;
+  }`,
+  );
   return `
   absolute_redirect off;
   error_page 404 @not_found;
@@ -137,6 +170,7 @@ ${addHeaders(hostHeaders(profile, rules, "/404.html"))}
   location / {
     return 404;
   }
+${folders.join("\n")}
 ${blocks.join("\n")}`;
 }
 

@@ -49,7 +49,8 @@ function movedOf(out) {
   if (existsSync(redirects)) {
     for (const line of readFileSync(redirects, "utf8").split("\n")) {
       const [from, to, status] = line.trim().split(/\s+/);
-      if (from && !from.startsWith("#") && to) moved.push({ from, to, status: Number(status ?? 301) });
+      // A rule with 404 answers a folder with its 404 page: no old address.
+      if (from && !from.startsWith("#") && to && status !== "404") moved.push({ from, to, status: Number(status ?? 301) });
     }
   } else if (existsSync(nginx)) {
     for (const m of readFileSync(nginx, "utf8").matchAll(/location = (\S+) \{\n\s+return (30\d) (\S+);/g)) {
@@ -97,7 +98,7 @@ for (const { name, host, production, start } of PROFILES) {
       // On GitHub Pages, each old address is a page of its own that sends the visitor on.
       const forwarding = host === "github-pages" ? movedOf(out).length : 0;
       assert.equal(result.pages, sitemap + forwarding, "every page of the sitemap was reached");
-      for (const p of servedPaths(out)) assert.ok(result.responses.has(server.url + p), `${p} was fetched`);
+      for (const p of servedPaths(out)) assert.ok(result.responses.has(new URL(p, server.url).href), `${p} was fetched`);
       const scripts = [...result.responses.keys()].filter((u) => /\/assets\/islands\/(Header|ContactForm|Toaster|RoleSelector)-\w+\.js$/.test(u));
       assert.ok(scripts.length >= 4, "the island scripts named in data-component were reached");
     });
@@ -107,9 +108,11 @@ for (const { name, host, production, start } of PROFILES) {
       const org = JSON.parse(home.match(/<script type="application\/ld\+json">(.*?)<\/script>/s)[1]);
       assert.equal(org.url, `${BASE_URL}/`);
       assert.match(home, new RegExp(`<link rel="canonical" href="${BASE_URL}/">`));
-      const notFound = readFileSync(path.join(out, "404.html"), "utf8");
-      assert.doesNotMatch(notFound, /og:url|rel="canonical"/);
-      assert.match(notFound, /<meta name="robots" content="noindex">/);
+      for (const file of ["404.html", "de/404.html", "ar/404.html"]) {
+        const notFound = readFileSync(path.join(out, file), "utf8");
+        assert.doesNotMatch(notFound, /og:url|rel="canonical"|application\/ld\+json/, file);
+        assert.match(notFound, /<meta name="robots" content="noindex">/, file);
+      }
       assert.equal(result.responses.get(result.notFound).status, 404);
     });
 
@@ -148,10 +151,27 @@ for (const { name, host, production, start } of PROFILES) {
       t.diagnostic(`${name}: ${moved.length} old addresses, each answered with one hop to a page that answers 200`);
     });
 
-    test("an unknown address gets 404.html with status 404", async () => {
+    test("an unknown address gets its language's 404 page with status 404", async () => {
       const r = await fetch(server.url + "/no/such/page/", { redirect: "manual" });
       assert.equal(r.status, 404);
       assert.match(await r.text(), /Unexpected Application Error!/);
+      // Under a language's folder, that language's: GitHub Pages serves only
+      // the top-level one (docs/deploy.md).
+      for (const [address, lang, heading] of [
+        ["/de/no-such-page/", "de", "Unerwarteter Anwendungsfehler!"],
+        ["/ar/no/such/page.html", "ar", "خطأ غير متوقع في التطبيق!"],
+      ]) {
+        const missing = await fetch(server.url + address, { redirect: "manual" });
+        const body = await missing.text();
+        assert.equal(missing.status, 404, address);
+        if (host === "github-pages") assert.match(body, /<html lang="en"/, address);
+        else {
+          assert.match(body, new RegExp(`<html lang="${lang}"`), address);
+          assert.ok(body.includes(heading), address);
+        }
+        // It links no 404 page, and no structured data names one.
+        assert.doesNotMatch(body, /404\.html/, address);
+      }
     });
 
     if (production) {

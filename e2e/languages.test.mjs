@@ -5,7 +5,11 @@
 // card's arrow mirrored against the English page); the contact form validates
 // and sends in German and Arabic with its toasts in that language. Every
 // translated page is also in the sitemap, so routes.test.mjs checks it at every
-// width (axe, overflow, console, hydration).
+// width (axe, overflow, console, hydration). Each section exists in each
+// language whose list page is translated: /de/insights/ lists the German
+// articles, the header leads there, previous and next stay German, and an
+// English entry a German list shows says so; an unknown address under /de/
+// gets the German 404 page.
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -66,8 +70,8 @@ describe("the language switcher", () => {
       assert.equal(new URL(page.url()).pathname, "/ar/about/");
       await switchTo(page, "English");
       assert.equal(new URL(page.url()).pathname, "/about/");
-      // Careers is in English only: German leads to the German home.
-      await page.goto(server.url + "/careers/");
+      // Industries is in English only: German leads to the German home.
+      await page.goto(server.url + "/industries/");
       await switchTo(page, "Deutsch");
       assert.equal(new URL(page.url()).pathname, "/de/");
       // Leaving a page cancels its lazy pictures' requests: not a problem.
@@ -91,6 +95,88 @@ describe("the language switcher", () => {
     const name = strings("de").header.languages.replace("{name}", "Deutsch");
     const snapshot = await page.locator(".language-switcher").ariaSnapshot();
     assert.ok(snapshot.includes(`"${name}"`), snapshot);
+  });
+});
+
+describe("every section in every language", () => {
+  const hrefs = (page, selector) => page.locator(selector).evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+
+  for (const code of ["de", "ar"]) {
+    test(`/${code}/insights/ lists the ${code} articles and names its translations`, async () => {
+      const { page, problems } = await reusedPage(browser, 1280);
+      await page.goto(server.url + `/${code}/insights/`);
+      await hydrated(page);
+      const featured = await hrefs(page, ".hero--media .button");
+      const cards = await hrefs(page, "#latest-articles .card__link");
+      const all = [...featured, ...cards];
+      assert.equal(all.length, 3, all.join(", "));
+      assert.ok(all.every((href) => href.startsWith(`/${code}/insights/`)), all.join(", "));
+      const alternates = await page.locator('link[rel="alternate"][hreflang]').evaluateAll((ls) => ls.map((l) => [l.hreflang, new URL(l.href).pathname]));
+      assert.deepEqual(alternates, [["en", "/insights/"], ["de", "/de/insights/"], ["ar", "/ar/insights/"], ["x-default", "/insights/"]]);
+      // The words the templates write are the language's own.
+      const { listing } = strings(code);
+      assert.ok((await page.locator(".hero--media .eyebrow").textContent()).trim().startsWith(listing.featured), "featured");
+      assert.equal((await page.locator("#latest-articles .facets__heading").textContent()).trim(), listing.topics);
+      // A category leads to the language's own list of it.
+      const topics = await hrefs(page, "#latest-articles .facets__link");
+      assert.ok(topics.length > 0 && topics.every((href) => href.startsWith(`/${code}/insights/category/`)), topics.join(", "));
+      assert.deepEqual(problems, []);
+    });
+  }
+
+  test("the header leads to the section in the page's language, else to the default's", async () => {
+    const { page } = await reusedPage(browser, 1280);
+    await page.goto(server.url + "/de/insights/cfo-guide-funding-by-value/");
+    await hydrated(page);
+    const nav = await hrefs(page, ".site-header__nav a");
+    assert.ok(nav.includes("/de/insights/") && nav.includes("/de/careers/"), nav.join(", "));
+    // Previous and next stay German.
+    const around = await hrefs(page, ".article__around a");
+    assert.ok(around.length > 0 && around.every((href) => href.startsWith("/de/insights/")), around.join(", "));
+    // Arabic has no careers page: its header leads to the English one.
+    await page.goto(server.url + "/ar/insights/");
+    await hydrated(page);
+    const arabic = await hrefs(page, ".site-header__nav a");
+    assert.ok(arabic.includes("/ar/insights/") && arabic.includes("/careers/"), arabic.join(", "));
+  });
+
+  test("/de/careers/ lists the English postings, each marked as English and saying so in German", async () => {
+    const { page, problems } = await reusedPage(browser, 1280);
+    await page.goto(server.url + "/de/careers/");
+    await hydrated(page);
+    const cards = page.locator("#open-positions .entry");
+    assert.ok((await cards.count()) > 0);
+    for (const card of await cards.all()) {
+      assert.equal(await card.getAttribute("lang"), "en");
+      assert.equal((await card.locator(".card__language").innerText()).trim(), "Auf Englisch");
+      assert.equal(await card.locator(".card__language").getAttribute("lang"), "de");
+    }
+    const offices = await hrefs(page, "#open-positions .facets__link");
+    assert.ok(offices.every((href) => href.startsWith("/de/careers/")), offices.join(", "));
+    assert.deepEqual(problems, []);
+  });
+
+  test("a remote posting names its countries in the page's language, and hydration changes none", async () => {
+    const { page, problems } = await reusedPage(browser, 1280);
+    await page.goto(server.url + "/careers/senior-cloud-engineer-remote-europe/");
+    const facts = await page.locator(".facts").innerText();
+    assert.match(facts, /United Kingdom, Ireland, Netherlands/);
+    const options = () => page.locator("#apply-country option").allInnerTexts();
+    const before = await options();
+    assert.ok(before.length > 240, `${before.length} countries`);
+    await page.locator("#apply-country").scrollIntoViewIfNeeded();
+    await page.waitForSelector(".application-form .contact-form__submit:not([disabled])");
+    assert.deepEqual(await options(), before);
+    assert.deepEqual(problems, []);
+  });
+
+  test("an unknown address under /de/ gets the German 404 page, with 404", async () => {
+    const response = await fetch(server.url + "/de/no-such-page/");
+    assert.equal(response.status, 404);
+    const html = await response.text();
+    assert.match(html, /<html lang="de"/);
+    assert.ok(html.includes(strings("de").not_found.heading));
+    assert.doesNotMatch(html, /404\.html/);
   });
 });
 

@@ -19,8 +19,10 @@ export const props = z.strictObject({
   words: z.record(z.string(), z.string()),
   /** The applicants' privacy notice in the page's language. */
   privacyHref: z.string(),
-  /** The page's language, for numbers and country names. */
+  /** The page's language, for numbers. */
   locale: z.string(),
+  /** Every country an applicant may live in, `[code, name]`, named and ordered in the page's language (CLDR's, by the build). */
+  countries: z.array(z.tuple([z.string().regex(/^[A-Z]{2}$/), z.string()])),
 });
 
 export type ApplicationFormProps = z.infer<typeof props>;

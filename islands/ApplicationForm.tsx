@@ -15,7 +15,6 @@ import {
   type ApplicationErrors,
   type ApplicationFields,
 } from "./lib/application.ts";
-import { COUNTRIES } from "./lib/countries.ts";
 import { checkCv, CV_TYPES, type CvKind, type CvProblem } from "./lib/cv.ts";
 import { JOB_APPLICATIONS, APPLICATIONS } from "./lib/forms.generated.ts";
 import { Field, SendButton } from "./lib/field.tsx";
@@ -37,16 +36,16 @@ function formatSize(bytes: number, locale: string): string {
  * private applications bucket and the `job_applications` table. A posting past
  * its closing moment shows that it is closed instead.
  */
-export default function ApplicationForm({ storage, job, words, privacyHref, locale }: ApplicationFormProps) {
+export default function ApplicationForm({ storage, job, words, privacyHref, locale, countries }: ApplicationFormProps) {
   const [ready, setReady] = useState(false);
   const [closed, setClosed] = useState(job.closed);
   const [fields, setFields] = useState<ApplicationFields>(EMPTY_APPLICATION);
   const [errors, setErrors] = useState<ApplicationErrors>({});
   const [cv, setCv] = useState<Cv | null>(null);
   const [status, setStatus] = useState<Status>("editing");
-  // Country names in the page's language, once hydrated (the server's HTML has
-  // the English ones, so both renders agree).
-  const [names, setNames] = useState<ReadonlyMap<string, string>>(() => new Map(COUNTRIES));
+  // Country names in the page's language, as the build named and ordered them:
+  // the server's HTML and the browser's render list them alike.
+  const names: ReadonlyMap<string, string> = new Map(countries);
   const fileInput = useRef<HTMLInputElement>(null);
   const form = useRef<HTMLFormElement>(null);
   const submit = useRef<HTMLButtonElement>(null);
@@ -81,16 +80,7 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
   useEffect(() => {
     setReady(true);
     setClosed((c) => c || isClosed(job.closesAt, Date.now()));
-    if (!locale.startsWith("en")) {
-      try {
-        const display = new Intl.DisplayNames([locale], { type: "region" });
-        const local = COUNTRIES.map(([code, name]) => [code, display.of(code) ?? name] as const);
-        setNames(new Map([...local].sort((a, b) => a[1].localeCompare(b[1], locale))));
-      } catch {
-        // An engine without region names keeps the English ones.
-      }
-    }
-  }, [job.closesAt, locale]);
+  }, [job.closesAt]);
 
   const describedBy = (name: keyof ApplicationErrors, hint = false) =>
     [hint ? `${id(name)}-hint` : "", errors[name] ? `${id(name)}-error` : ""].filter(Boolean).join(" ") || undefined;
@@ -226,7 +216,7 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
       <Field id={id("country")} label={words.country} required error={errors.country} hint={remoteHint}>
         <select id={id("country")} name="country" autoComplete="country" required value={fields.country} onChange={set("country")} aria-invalid={!!errors.country} aria-describedby={describedBy("country", !!remoteHint)}>
           <option value="">{words.country_choose}</option>
-          {[...names].map(([code, name]) => (
+          {countries.map(([code, name]) => (
             <option key={code} value={code}>
               {name}
             </option>

@@ -266,8 +266,11 @@ fn the_build_is_linear_in_its_pages_and_in_the_size_of_a_page() {
         },
     ));
 
-    // A collection: articles that each link to their neighbours, in a feed, and
-    // its listing, cut into pages with numbered links.
+    // A collection in three languages: articles that each link to their
+    // neighbours in their language, in a feed per language and category, and
+    // each language's listing, cut into pages with numbered links, with every
+    // category's page. German translates every article, Arabic four in five,
+    // so its lists also show the English articles it lacks.
     let news = Scratch::new("collection");
     copy_tree(
         &project().join("generator/tests/fixtures/plain"),
@@ -276,7 +279,12 @@ fn the_build_is_linear_in_its_pages_and_in_the_size_of_a_page() {
     let config = std::fs::read_to_string(news.root.join("content/site.yaml")).unwrap();
     news.write(
         "content/site.yaml",
-        &format!("{config}collections: [news]\n"),
+        &format!(
+            "{config}collections: [news]\nlanguages:\n{}{}{}",
+            "  - { code: en, name: English, date_format: \"%B %-d, %Y\" }\n",
+            "  - { code: de, name: Deutsch, date_format: \"%-d. %B %Y\" }\n",
+            "  - { code: ar, name: العربية, direction: rtl, date_format: \"%-d %B %Y\" }\n"
+        ),
     );
     news.write(
         "templates/layouts/article.html",
@@ -284,33 +292,48 @@ fn the_build_is_linear_in_its_pages_and_in_the_size_of_a_page() {
          {% set around = article_neighbours(page.route) %}{% if around.older %}<a rel=\"prev\" href=\"{{ around.older.route }}\">{{ around.older.title }}</a>{% endif %}\
          {% if around.newer %}<a rel=\"next\" href=\"{{ around.newer.route }}\">{{ around.newer.title }}</a>{% endif %}{% endblock %}",
     );
-    news.write(
-        "content/pages/news.md",
-        "---\ntitle: News\ndescription: All of it.\nlayout: listing\n---\n",
-    );
+    for (suffix, title) in [("", "News"), (".de", "Neuigkeiten"), (".ar", "الأخبار")] {
+        news.write(
+            &format!("content/pages/news{suffix}.md"),
+            &format!("---\ntitle: {title}\ndescription: All of it.\nlayout: listing\n---\n"),
+        );
+    }
     news.write(
         "templates/layouts/listing.html",
         "{% extends \"base.html\" %}{% block content %}<h1>{{ page.title }}</h1>{% set featured = featured_article(\"news\") %}\
-         {% set list = listing_at(page.route) %}{% for a in list.items %}<a href=\"{{ a.route }}\">{{ a.title }}</a>{% endfor %}\
-         {% for l in list.links %}<a href=\"{{ l.url }}\">{{ l.number }}</a>{% endfor %}{% endblock %}",
+         {% set list = listing_at(page.route) %}{% for a in list.items %}<a href=\"{{ a.route }}\" lang=\"{{ a.lang }}\">{{ a.title }}</a>{% endfor %}\
+         {% for l in list.links %}<a href=\"{{ l.url }}\">{{ l.number }}</a>{% endfor %}\
+         {% for f in facets(list.collection, \"category\") %}<a href=\"{{ f.url }}\">{{ f.name }}</a>{% endfor %}{% endblock %}",
     );
     let news_dir = news.root.join("content/pages/news");
-    problems.extend(check("a collection", "news item", 500, &news, |site, n| {
-        let _ = std::fs::remove_dir_all(&news_dir);
-        std::fs::create_dir_all(&news_dir).unwrap();
-        for i in 1..=n.max(1) {
-            site.write(
-                &format!("content/pages/news/a{i:05}.md"),
-                &format!(
-                    "---\ntitle: Article {i}\ndescription: About {i}.\ndate: {}-{:02}-{:02}\nauthor: Ada Writer\n\
-                     category: Research\nimage: /images/square.svg\nalt: A square\n---\nThe body of {i}, with [a link](/about).\n",
-                    2015 + i % 10,
-                    1 + i % 12,
-                    1 + i % 28,
-                ),
-            );
-        }
-    }));
+    problems.extend(check(
+        "a collection in three languages",
+        "news item",
+        300,
+        &news,
+        |site, n| {
+            let _ = std::fs::remove_dir_all(&news_dir);
+            std::fs::create_dir_all(&news_dir).unwrap();
+            for i in 1..=n.max(1) {
+                for (suffix, category) in [("", "Research"), (".de", "Forschung"), (".ar", "بحث")] {
+                    if suffix == ".ar" && i % 5 == 0 {
+                        continue;
+                    }
+                    site.write(
+                        &format!("content/pages/news/a{i:05}{suffix}.md"),
+                        &format!(
+                            "---\ntitle: Article {i}\ndescription: About {i}.\ndate: {}-{:02}-{:02}\nauthor: Ada Writer\n\
+                             category: {category} {}\nimage: /images/square.svg\nalt: A square\n---\nThe body of {i}, with [a link](/about).\n",
+                            2015 + i % 10,
+                            1 + i % 12,
+                            1 + i % 28,
+                            i % 4,
+                        ),
+                    );
+                }
+            }
+        },
+    ));
 
     // A long Markdown page: paragraphs that each link to another page.
     let markdown = Scratch::new("markdown");

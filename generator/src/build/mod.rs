@@ -97,6 +97,9 @@ pub struct Report {
     pub drafts: bool,
     /// The addresses that redirect (for `site serve` to answer as the host does).
     pub redirects: Vec<content::publishing::Moved>,
+    /// Each language's 404 page (`/404.html`, `/de/404.html`), for `site
+    /// serve` to answer a missing address as the host does.
+    pub not_found: Vec<String>,
     /// Every job posting and until when it takes applications, closed ones too
     /// (for `site serve`'s applications table).
     pub openings: Vec<crate::forms::applications::Opening>,
@@ -159,6 +162,7 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
     let Weighed { weights, warnings } =
         stages.time("weigh", || weigh(&content, &pages.pages, options, warnings))?;
     let count = pages.pages.len();
+    let not_found: Vec<String> = pages.not_found.iter().map(|n| n.route.clone()).collect();
     // The content editor's files, when the output has `/admin/`.
     let editor = editor(root, &content, &settings, &bundle, session)?;
     let written = stages.time("write", || {
@@ -198,6 +202,7 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
         held: published.held,
         drafts: options.drafts,
         redirects: published.redirects,
+        not_found,
         openings,
     })
 }

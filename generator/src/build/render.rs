@@ -10,15 +10,15 @@ use super::session::RendererKey;
 use super::settings::Resolved;
 use super::{Session, Stage};
 use crate::bundle::Bundle;
-use crate::content::{Content, Page};
+use crate::content::{self, Content};
 use crate::diagnostics::Diagnostic;
 use crate::output::{self, weight::Weigher, weight::Weight};
 use crate::render::{self, environment, ssr, Rendered, Renderer};
 
-/// The rendered pages, and the 404 page when the site has one.
+/// The rendered pages, and each language's 404 page when the site has one.
 pub(super) struct Pages {
     pub(super) pages: Vec<Arc<Rendered<Option<Weight>>>>,
-    pub(super) not_found: Option<render::Special>,
+    pub(super) not_found: Vec<render::Special>,
 }
 
 /// Renders every page (reusing those whose inputs did not change) and the 404
@@ -53,10 +53,13 @@ pub(super) fn render(
         listing,
         &sink,
     );
-    // The 404 page reads what every page reads: a kept renderer's is kept too.
+    // The 404 pages read what every page reads: a kept renderer's are kept too.
     let not_found = match session.not_found.clone().filter(|_| !fresh) {
         Some(kept) => Ok(kept),
-        None => renderer.render_special("404.html", &not_found_page(content)),
+        None => content::publish::not_found_pages(content)
+            .iter()
+            .filter_map(|page| renderer.render_special("404.html", page).transpose())
+            .collect(),
     };
     session.not_found = not_found.as_ref().ok().cloned();
     ssr.save();
@@ -217,14 +220,4 @@ pub(super) fn server_renderer(
     ));
     session.ssr = Some(ssr.clone());
     Ok(ssr)
-}
-
-pub(super) fn not_found_page(content: &Content) -> Page {
-    Page {
-        route: "/404.html".into(),
-        source: "templates/404.html".into(),
-        title: "Page not found".into(),
-        description: content.config.description.clone(),
-        ..Page::default()
-    }
 }

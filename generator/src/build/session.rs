@@ -31,16 +31,17 @@ pub struct Session {
     pub(super) unusable: Vec<(String, String)>,
     /// What a one-shot build no longer needs, freed after it returns.
     pub(super) retired: Vec<Box<dyn std::any::Any + Send>>,
-    /// The sitemap's files, by the base URL and the default language.
-    pub(super) sitemap: Memo<(String, String), Arc<Generated>>,
+    /// The sitemap's files, by the base URL, the default language and which
+    /// listing holds which entries (`render::lists_hash`).
+    pub(super) sitemap: Memo<(String, String, blake3::Hash), Arc<Generated>>,
     /// What lists of pages show (`render::listing_hash`), by the listings.
     pub(super) listing: Memo<blake3::Hash, blake3::Hash>,
     /// The suggestions for links to no page, while the addresses stay the same.
     pub(super) hints: Memo<(), Arc<content::references::RouteHints>>,
     /// The renderer, by everything else it reads.
     pub(super) renderer: Memo<RendererKey, Arc<Renderer>>,
-    /// The 404 page the kept renderer rendered.
-    pub(super) not_found: Option<Option<render::Special>>,
+    /// The 404 pages the kept renderer rendered.
+    pub(super) not_found: Option<Vec<render::Special>>,
     /// When `site serve`'s first build made the calendars: later builds stamp
     /// them alike, so a calendar changes only with its event.
     pub(super) calendars_made: Option<chrono::DateTime<chrono::Utc>>,

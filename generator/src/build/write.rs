@@ -54,14 +54,21 @@ pub(super) fn write(
     let serving = session.written.is_some();
     let base_url = &settings.render.base_url;
     let default = content.languages().default_language().code().to_string();
+    // Kept while no page changed in what it reads, nor a listing in what it
+    // holds (a collection's index is dated by the newest article it lists).
     let sitemap = session.sitemap.get(
         &content.pages,
-        (base_url.clone(), default.clone()),
+        (
+            base_url.clone(),
+            default.clone(),
+            render::lists_hash(content),
+        ),
         output::sitemap::reads_the_same,
         || {
             Arc::new(output::sitemap::sitemap(
                 base_url,
                 &content.pages,
+                &content.listings,
                 &content.translations,
                 content.languages(),
             ))
@@ -194,7 +201,11 @@ fn collect(
     });
     let not_found = pages
         .not_found
-        .as_ref()
-        .map(|n| (n.html.clone(), n.files.as_slice()));
+        .iter()
+        .map(|n| output::collect::NotFoundPage {
+            route: &n.route,
+            html: n.html.clone(),
+            made: &n.files,
+        });
     output::collect::collect(root, content, site, bundle, page_files, not_found, moved)
 }

@@ -29,6 +29,8 @@ pub struct Finding {
 #[derive(Debug, Default)]
 pub struct Summary {
     pub pages: usize,
+    /// Of the pages, the 404 pages (`404.html`, `de/404.html`).
+    pub not_found: usize,
     pub links: usize,
     pub images: usize,
     pub findings: Vec<Finding>,
@@ -92,6 +94,10 @@ pub fn check(out: &Path) -> Result<Summary, Error> {
 
     let mut summary = Summary {
         pages: pages.len(),
+        not_found: pages
+            .keys()
+            .filter(|a| a.as_str() == "/404.html" || a.ends_with("/404.html"))
+            .count(),
         ..Summary::default()
     };
     for (addr, page) in &pages {

@@ -53,10 +53,12 @@ pub fn run(args: &CheckArgs) -> bool {
         }
     }
     let n = summary.findings.len();
-    // The build counts its pages; the 404 page is one more HTML file here.
-    let pages = match out.join("404.html").is_file() && summary.pages > 0 {
-        true => format!("{} pages and the 404 page", summary.pages - 1),
-        false => format!("{} pages", summary.pages),
+    // The build counts its pages; each language's 404 page is one more HTML
+    // file here.
+    let pages = match summary.not_found {
+        0 => format!("{} pages", summary.pages),
+        1 => format!("{} pages and the 404 page", summary.pages - 1),
+        n => format!("{} pages and {n} 404 pages", summary.pages - n),
     };
     println!(
         "Checked {pages}, {} links and {} images in {}: {}",

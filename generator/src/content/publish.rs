@@ -1,18 +1,22 @@
 //! The publish step, between load and references: which pages a build holds back
 //! (drafts, scheduled, closed), each collection's listings with the pages that
-//! show them, every address that redirects, and the translations index of the
-//! pages the build has. Pages of a listing that no
-//! content file is are made here, with the layout `listing`.
+//! show them (in the default language, and in each language the collection's
+//! index page is translated into), every address that redirects, and the
+//! translations index of the pages the build has. Pages of a listing that no
+//! content file is are made here, with the layout `listing`, in the listing's
+//! language and words (`listing.*` of the strings files).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
+use super::languages::Lang;
 use super::listings::{List, Listings};
 use super::load::Content;
 use super::page::Page;
 use super::publishing::{
-    slug, Clock, Collection, CollectionKind, Filter, Moved, Redirect, Unpublished,
+    slug, Clock, Collection, CollectionKind, Filter, ListingPlace, Moved, Redirect, Unpublished,
 };
+use super::strings::{fill, Strings};
 use super::translations::Translations;
 use crate::diagnostics::Diagnostic;
 
@@ -61,30 +65,72 @@ pub fn publish(
         .with_timezone(&chrono::Utc)
         .format("%Y-%m-%dT%H:%M:%SZ")
         .to_string();
-    let mut lists = Vec::new();
-    // Listings are of the default language's entries; a translated entry is
-    // reached from its original's language switcher and its language's feed.
-    for collection in &content.config.collections {
-        let entries: Vec<&Page> = content
+    let lists = {
+        // The pages of other languages the build shows, by what they translate:
+        // none on a site of one language.
+        let translated: HashMap<(&str, Lang), &Page> = content
             .pages
             .iter()
-            .map(|p| p.as_ref())
-            .filter(|p| {
-                p.collection() == Some(collection.name.as_str()) && shown(p) && p.lang.is_default()
-            })
+            .filter(|p| !p.lang.is_default() && shown(p))
+            .map(|p| ((p.translation_key(), p.lang), p.as_ref()))
             .collect();
-        lists.extend(lists_of(collection, entries, &now));
-    }
+        let borrow = content.config.translations.untranslated_entries;
+        let mut lists = Vec::new();
+        for collection in &content.config.collections {
+            let index = format!("/{}/", collection.name);
+            let entries: Vec<&Page> = content
+                .pages
+                .iter()
+                .map(|p| p.as_ref())
+                .filter(|p| p.collection() == Some(collection.name.as_str()) && shown(p))
+                .collect();
+            let originals: Vec<&Page> = entries
+                .iter()
+                .copied()
+                .filter(|p| p.lang.is_default())
+                .collect();
+            lists.extend(lists_of(
+                collection,
+                (Lang::default(), &index),
+                originals.clone(),
+                |_| false,
+                &now,
+            ));
+            // Each language the collection's index page is translated into has
+            // the collection's lists: its own entries and, where site.yaml says
+            // so, the default language's that it has not translated.
+            for (lang, _) in content.languages().others() {
+                let Some(own_index) = translated.get(&(index.as_str(), lang)) else {
+                    continue;
+                };
+                let untranslated = |p: &&Page| !translated.contains_key(&(p.route.as_str(), lang));
+                let mut listed: Vec<&Page> =
+                    entries.iter().copied().filter(|p| p.lang == lang).collect();
+                if borrow {
+                    listed.extend(originals.iter().copied().filter(untranslated));
+                }
+                lists.extend(lists_of(
+                    collection,
+                    (lang, &own_index.route),
+                    listed,
+                    |p| p.lang != lang,
+                    &now,
+                ));
+            }
+        }
+        lists
+    };
     let routes: HashMap<&str, usize> = content
         .pages
         .iter()
         .enumerate()
         .map(|(i, p)| (p.route.as_str(), i))
         .collect();
+    let counterparts = Counterparts::new(&lists, &content.pages, &routes);
     let mut errors = Vec::new();
     let mut new_pages = Vec::new();
     let mut kept = HashMap::new();
-    for list in &lists {
+    for (at, list) in lists.iter().enumerate() {
         for n in 1..=list.pages() {
             let route = list.place(n).page_url(n);
             if let Some(&at) = routes.get(route.as_str()) {
@@ -104,9 +150,15 @@ pub fn publish(
                 continue;
             }
             let index = routes
-                .get(format!("/{}/", list.collection).as_str())
+                .get(list.index.as_str())
                 .map(|&at| content.pages[at].as_ref());
-            let page = listing_page(index, list, n, &route);
+            let words = Words {
+                strings: &content.strings,
+                code: content.languages().code(list.lang),
+                default: content.languages().default_language().code(),
+            };
+            let mut page = listing_page(index, list, n, &route, &words);
+            page.original = counterparts.of(at, n).unwrap_or_default();
             let page = match made.remove(&route) {
                 Some(before) if same(&before, &page) => before,
                 _ => Arc::new(page),
@@ -130,6 +182,133 @@ pub fn publish(
     content.translations = Arc::new(Translations::new(&content.pages));
     let redirects = redirects(&content.pages, &content.config.redirects);
     Ok(Published { held, redirects })
+}
+
+/// Which page of the default language's listings each page of another
+/// language's listing translates: the same page of the same listing (page 2 of
+/// `/de/insights/` translates page 2 of `/insights/`), and for a category, an
+/// office or a team, the default language's of the entries it lists (the
+/// category their originals have). A page of the default language's is
+/// translated once per language: a second candidate translates nothing.
+struct Counterparts {
+    /// By list: the default language's list it translates.
+    of: HashMap<usize, usize>,
+    lists: Vec<(usize, String)>,
+}
+
+/// What tells a list from the others of its kind: a category's, an office's
+/// or a team's slug; nothing for the others.
+fn valued(filter: &Filter) -> String {
+    match filter {
+        Filter::All | Filter::Upcoming | Filter::Past => String::new(),
+        other => slug(other.value()),
+    }
+}
+
+impl Counterparts {
+    fn new(lists: &[List], pages: &[Arc<Page>], routes: &HashMap<&str, usize>) -> Counterparts {
+        let mut counterparts = Counterparts {
+            of: HashMap::new(),
+            lists: lists.iter().map(|l| (l.pages(), l.first.clone())).collect(),
+        };
+        if lists.iter().all(|l| l.lang.is_default()) {
+            return counterparts;
+        }
+        // The default language's lists by collection, filter kind and value's slug.
+        let defaults: HashMap<(&str, &str, String), usize> = lists
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.lang.is_default())
+            .map(|(i, l)| ((l.collection.as_str(), l.filter.by(), valued(&l.filter)), i))
+            .collect();
+        let page = |route: &str| routes.get(route).map(|&at| pages[at].as_ref());
+        let mut taken: HashSet<(usize, Lang)> = HashSet::new();
+        // A list of the language's own entries first: `Forschung` translates
+        // `Research` before a list of borrowed entries written `Research` does.
+        let mut candidates: Vec<(usize, &List)> = lists
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| !l.lang.is_default())
+            .collect();
+        candidates.sort_by_key(|(i, l)| (l.borrowed.len() == l.entries.len(), *i));
+        for (i, list) in candidates {
+            // The value the default language gives the list's entries: an own
+            // entry's original's, a borrowed entry's own.
+            let value = |route: &String| -> Option<String> {
+                let entry = page(route)?;
+                let original = match entry.lang.is_default() {
+                    true => entry,
+                    false => page(entry.translation_key())?,
+                };
+                let value = match &list.filter {
+                    Filter::Category(_) => original.article.as_ref()?.category.as_str(),
+                    Filter::Office(_) => original.job.as_ref()?.location.as_str(),
+                    Filter::Team(_) => original.job.as_ref()?.team.as_str(),
+                    _ => "",
+                };
+                Some(slug(value))
+            };
+            let value = match &list.filter {
+                Filter::All | Filter::Upcoming | Filter::Past => Some(String::new()),
+                _ => {
+                    let values: HashSet<Option<String>> = list.entries.iter().map(value).collect();
+                    match values.len() {
+                        1 => values.into_iter().next().flatten(),
+                        _ => None,
+                    }
+                }
+            };
+            let found = value.and_then(|v| {
+                defaults
+                    .get(&(list.collection.as_str(), list.filter.by(), v))
+                    .copied()
+            });
+            if let Some(default) = found.filter(|&d| taken.insert((d, list.lang))) {
+                counterparts.of.insert(i, default);
+            }
+        }
+        counterparts
+    }
+
+    /// The address of the page that page `n` of list `at` translates, if any.
+    fn of(&self, at: usize, n: usize) -> Option<String> {
+        let &default = self.of.get(&at)?;
+        let (pages, first) = &self.lists[default];
+        (n <= *pages).then(|| ListingPlace::page_of(first, n))
+    }
+}
+
+/// Each language's 404 page, which its host serves for an address under the
+/// language's folder that is no page: `/404.html` for the default language,
+/// `/de/404.html` for German, each in its language's words.
+pub fn not_found_pages(content: &Content) -> Vec<Page> {
+    let languages = content.languages();
+    let default = languages.default_language().code();
+    languages
+        .each()
+        .map(|(lang, language)| {
+            let words = Words {
+                strings: &content.strings,
+                code: language.code(),
+                default,
+            };
+            let description = match lang.is_default() {
+                true => None,
+                false => content
+                    .strings
+                    .get(language.code(), language.code(), "site.description"),
+            };
+            Page {
+                route: format!("{}/404.html", languages.prefix(lang)),
+                source: "templates/404.html".into(),
+                title: words.say("not_found.title", &[]),
+                description: description
+                    .map_or_else(|| content.config.description.clone(), str::to_string),
+                lang,
+                ..Page::default()
+            }
+        })
+        .collect()
 }
 
 /// Every redirect of the site: each page's aliases (to the page) and
@@ -169,25 +348,41 @@ fn same(a: &Page, b: &Page) -> bool {
         && a.description == b.description
         && a.layout == b.layout
         && a.source == b.source
+        && a.lang == b.lang
+        && a.original == b.original
 }
 
-/// A collection's listings, each in its order: articles and jobs newest first;
-/// events to come soonest first, and past events most recent first.
-fn lists_of(collection: &Collection, mut entries: Vec<&Page>, now: &str) -> Vec<List> {
-    let base = format!("/{}/", collection.name);
-    let list = |filter: Filter, first: String, entries: Vec<String>| List {
+/// A collection's listings in one language (`lang`, whose index page is at
+/// `index`), each in its order: articles and jobs newest first; events to come
+/// soonest first, and past events most recent first. `borrowed` tells the
+/// default language's entries a list of another language shows.
+fn lists_of(
+    collection: &Collection,
+    (lang, index): (Lang, &str),
+    mut entries: Vec<&Page>,
+    borrowed: impl Fn(&Page) -> bool,
+    now: &str,
+) -> Vec<List> {
+    let list = |filter: Filter, first: String, entries: &[&Page]| List {
         collection: collection.name.clone(),
         kind: collection.kind,
         filter,
+        lang,
+        index: index.to_string(),
         first,
-        entries,
+        entries: entries.iter().map(|p| p.route.clone()).collect(),
+        borrowed: entries
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| borrowed(p))
+            .map(|(i, _)| i)
+            .collect(),
         per_page: collection.per_page,
     };
-    let routes = |pages: &[&Page]| pages.iter().map(|p| p.route.clone()).collect::<Vec<_>>();
     match collection.kind {
         CollectionKind::Articles | CollectionKind::Jobs => {
             entries.sort_by(|a, b| b.date.cmp(&a.date).then_with(|| a.route.cmp(&b.route)));
-            let mut lists = vec![list(Filter::All, base.clone(), routes(&entries))];
+            let mut lists = vec![list(Filter::All, index.to_string(), &entries)];
             let facets = match collection.kind {
                 CollectionKind::Articles => vec![facet(&entries, Filter::Category, |p| {
                     p.article.as_ref().map(|a| a.category.as_str())
@@ -201,9 +396,9 @@ fn lists_of(collection: &Collection, mut entries: Vec<&Page>, now: &str) -> Vec<
                     }),
                 ],
             };
-            for (filter, slug, routes) in facets.into_iter().flatten() {
-                let first = format!("{base}{}/{slug}/", filter.by());
-                lists.push(list(filter, first, routes));
+            for (filter, slug, pages) in facets.into_iter().flatten() {
+                let first = format!("{index}{}/{slug}/", filter.by());
+                lists.push(list(filter, first, &pages));
             }
             lists
         }
@@ -220,8 +415,8 @@ fn lists_of(collection: &Collection, mut entries: Vec<&Page>, now: &str) -> Vec<
             upcoming.sort_by(|a, b| start(a).cmp(&start(b)).then_with(|| a.route.cmp(&b.route)));
             past.sort_by(|a, b| start(b).cmp(&start(a)).then_with(|| a.route.cmp(&b.route)));
             vec![
-                list(Filter::Upcoming, base.clone(), routes(&upcoming)),
-                list(Filter::Past, format!("{base}archive/"), routes(&past)),
+                list(Filter::Upcoming, index.to_string(), &upcoming),
+                list(Filter::Past, format!("{index}archive/"), &past),
             ]
         }
     }
@@ -230,12 +425,12 @@ fn lists_of(collection: &Collection, mut entries: Vec<&Page>, now: &str) -> Vec<
 /// The entries of each value `value_of` gives (a category, an office, a team),
 /// in the entries' order, as that value's filter, slug and entries. Two spellings
 /// with one slug (`Cloud & AI`, `cloud-ai`) are one list, named as first written.
-fn facet(
-    entries: &[&Page],
+fn facet<'a>(
+    entries: &[&'a Page],
     filter: fn(String) -> Filter,
     value_of: impl Fn(&Page) -> Option<&str>,
-) -> Vec<(Filter, String, Vec<String>)> {
-    let mut lists: Vec<(Filter, String, Vec<String>)> = Vec::new();
+) -> Vec<(Filter, String, Vec<&'a Page>)> {
+    let mut lists: Vec<(Filter, String, Vec<&Page>)> = Vec::new();
     let mut by_slug: HashMap<String, usize> = HashMap::new();
     for page in entries {
         let Some(value) = value_of(page) else {
@@ -246,46 +441,113 @@ fn facet(
             lists.push((filter(value.to_string()), s, Vec::new()));
             lists.len() - 1
         });
-        lists[at].2.push(page.route.clone());
+        lists[at].2.push(page);
     }
     lists
 }
 
-/// The page that shows page `n` of `list`, where no content file is.
-fn listing_page(index: Option<&Page>, list: &List, n: usize, route: &str) -> Page {
+/// The words of a listing's page in its language: the strings file's, else the
+/// default language's, else the build's own (a site without strings files).
+struct Words<'a> {
+    strings: &'a Strings,
+    code: &'a str,
+    default: &'a str,
+}
+
+/// The build's own words for the pages it makes, for a site whose strings
+/// files do not have them.
+const BUILT_IN: [(&str, &str); 13] = [
+    ("not_found.title", "Page not found"),
+    ("listing.everything", "Everything in {name}, newest first."),
+    ("listing.category_title", "{category} · {name}"),
+    (
+        "listing.category",
+        "Every {name} article about {category}, newest first.",
+    ),
+    ("listing.past_title", "Past events · {name}"),
+    (
+        "listing.past",
+        "The events we have held, the most recent first.",
+    ),
+    ("listing.remote_title", "Remote jobs · {name}"),
+    (
+        "listing.remote",
+        "Open positions you can hold from home, newest first.",
+    ),
+    ("listing.office_title", "Jobs in {office} · {name}"),
+    (
+        "listing.office",
+        "Open positions at our {office} office, newest first.",
+    ),
+    ("listing.team_title", "{team} jobs · {name}"),
+    ("listing.team", "Open positions in {team}, newest first."),
+    ("listing.numbered", "{title} · page {number} of {pages}"),
+];
+
+impl Words<'_> {
+    fn say(&self, key: &str, args: &[(&str, &str)]) -> String {
+        let text = self
+            .strings
+            .get(self.code, self.default, key)
+            .or_else(|| BUILT_IN.iter().find(|(k, _)| *k == key).map(|(_, t)| *t))
+            .unwrap_or(key);
+        fill(text, args)
+    }
+}
+
+/// The page that shows page `n` of `list`, where no content file is, in the
+/// list's language.
+fn listing_page(index: Option<&Page>, list: &List, n: usize, route: &str, words: &Words) -> Page {
     let name = index.map_or_else(|| title_case(&list.collection), |p| p.title.clone());
-    let (title, description) = match (&list.filter, list.kind) {
-        (Filter::All | Filter::Upcoming, _) => (
-            name.clone(),
+    let name = name.as_str();
+    let (title, description) = match &list.filter {
+        Filter::All | Filter::Upcoming => (
+            name.to_string(),
             index.map_or_else(
-                || format!("Everything in {name}, newest first."),
+                || words.say("listing.everything", &[("name", name)]),
                 |p| p.description.clone(),
             ),
         ),
-        (Filter::Category(c), _) => (
-            format!("{c} · {name}"),
-            format!("Every {name} article about {c}, newest first."),
+        Filter::Category(c) => {
+            let args = [("category", c.as_str()), ("name", name)];
+            (
+                words.say("listing.category_title", &args),
+                words.say("listing.category", &args),
+            )
+        }
+        Filter::Past => (
+            words.say("listing.past_title", &[("name", name)]),
+            words.say("listing.past", &[]),
         ),
-        (Filter::Past, _) => (
-            format!("Past events · {name}"),
-            "The events we have held, the most recent first.".to_string(),
+        Filter::Office(o) if o == "Remote" => (
+            words.say("listing.remote_title", &[("name", name)]),
+            words.say("listing.remote", &[]),
         ),
-        (Filter::Office(o), _) if o == "Remote" => (
-            format!("Remote jobs · {name}"),
-            "Open positions you can hold from home, newest first.".to_string(),
-        ),
-        (Filter::Office(o), _) => (
-            format!("Jobs in {o} · {name}"),
-            format!("Open positions at our {o} office, newest first."),
-        ),
-        (Filter::Team(t), _) => (
-            format!("{t} jobs · {name}"),
-            format!("Open positions in {t}, newest first."),
-        ),
+        Filter::Office(o) => {
+            let args = [("office", o.as_str()), ("name", name)];
+            (
+                words.say("listing.office_title", &args),
+                words.say("listing.office", &args),
+            )
+        }
+        Filter::Team(t) => {
+            let args = [("team", t.as_str()), ("name", name)];
+            (
+                words.say("listing.team_title", &args),
+                words.say("listing.team", &args),
+            )
+        }
     };
     let title = match n {
         1 => title,
-        _ => format!("{title} · page {n} of {}", list.pages()),
+        _ => words.say(
+            "listing.numbered",
+            &[
+                ("title", title.as_str()),
+                ("number", &n.to_string()),
+                ("pages", &list.pages().to_string()),
+            ],
+        ),
     };
     Page {
         route: route.to_string(),
@@ -293,7 +555,7 @@ fn listing_page(index: Option<&Page>, list: &List, n: usize, route: &str) -> Pag
         title,
         description,
         layout: "listing".into(),
-        lang: index.map(|p| p.lang).unwrap_or_default(),
+        lang: list.lang,
         ..Page::default()
     }
 }

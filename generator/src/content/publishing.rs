@@ -285,10 +285,15 @@ pub enum Filter {
 impl ListingPlace {
     /// The address of page `n` of this listing.
     pub fn page_url(&self, n: usize) -> String {
+        ListingPlace::page_of(&self.first, n)
+    }
+
+    /// The address of page `n` of the listing whose first page is at `first`.
+    pub fn page_of(first: &str, n: usize) -> String {
         if n <= 1 {
-            self.first.clone()
+            first.to_string()
         } else {
-            format!("{}page/{n}/", self.first)
+            format!("{first}page/{n}/")
         }
     }
 }

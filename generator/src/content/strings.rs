@@ -94,6 +94,13 @@ impl Strings {
         all
     }
 
+    /// The words of `key` in the language `code`, else in the default language.
+    pub fn get(&self, code: &str, default: &str, key: &str) -> Option<&str> {
+        [code, default]
+            .into_iter()
+            .find_map(|c| self.by_language.get(c)?.get(key).map(String::as_str))
+    }
+
     /// A hash of every text, for knowing when pages must be rendered again.
     pub fn hash_into(&self, h: &mut blake3::Hasher) {
         let mut codes: Vec<&String> = self.by_language.keys().collect();
@@ -108,6 +115,15 @@ impl Strings {
             }
         }
     }
+}
+
+/// `{name}` in `text` replaced by its value; any other brace stays.
+pub fn fill<K: AsRef<str>, V: AsRef<str>>(text: &str, args: &[(K, V)]) -> String {
+    let mut out = text.to_string();
+    for (name, value) in args {
+        out = out.replace(&format!("{{{}}}", name.as_ref()), value.as_ref());
+    }
+    out
 }
 
 /// A strings file as read: its name, its text and its keys with their nodes.

@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::bundle::Bundle;
-use crate::content::languages::Lang;
 use crate::content::publishing::{CollectionKind, Filter, Moved};
 use crate::content::settings::Host;
 use crate::content::Content;
@@ -19,6 +18,15 @@ pub struct PageFile<'a> {
     pub route: &'a str,
     pub source: Source,
     /// Files made for it (image variants, its social card): URL → file.
+    pub made: &'a [(String, PathBuf)],
+}
+
+/// A 404 page as the write stage takes it.
+pub struct NotFoundPage<'a> {
+    /// Its address: `/404.html`, `/de/404.html`.
+    pub route: &'a str,
+    pub html: String,
+    /// Files made for it (its social card): URL → file.
     pub made: &'a [(String, PathBuf)],
 }
 
@@ -50,10 +58,13 @@ pub fn collect<'a>(
     mut site: Site,
     bundle: &Bundle,
     pages: impl IntoIterator<Item = PageFile<'a>>,
-    not_found: Option<(String, &'a [(String, PathBuf)])>,
+    not_found: impl IntoIterator<Item = NotFoundPage<'a>>,
     moved: &[Moved],
 ) -> Result<Files, Error> {
     let pages: Vec<PageFile> = pages.into_iter().collect();
+    let not_found: Vec<NotFoundPage> = not_found.into_iter().collect();
+    // Each language's 404 page, by address: the hosts' rules name them.
+    let not_found_pages: Vec<String> = not_found.iter().map(|n| n.route.to_string()).collect();
     let mut files = Files::default();
     files.add_tree(&root.join("public"), "public")?;
     let left_out = &site.left_out;
@@ -72,7 +83,7 @@ pub fn collect<'a>(
     let made: BTreeMap<&String, &PathBuf> = pages
         .iter()
         .flat_map(|p| p.made.iter())
-        .chain(not_found.iter().flat_map(|(_, made)| made.iter()))
+        .chain(not_found.iter().flat_map(|n| n.made.iter()))
         .map(|(url, file)| (url, file))
         .collect();
     for (url, file) in made {
@@ -82,17 +93,17 @@ pub fn collect<'a>(
     for page in pages {
         files.add_page(page.route, page.source)?;
     }
-    if let Some((html, _)) = not_found {
+    for page in not_found {
         files.add(
-            "404.html".into(),
-            Source::Bytes(html.into_bytes()),
+            page.route.trim_start_matches('/').to_string(),
+            Source::Bytes(page.html.into_bytes()),
             "templates/404.html",
         )?;
     }
     for (rel, source, by) in std::mem::take(&mut site.added) {
         files.add(rel, source, by)?;
     }
-    for (name, text) in generated(content, &site, moved) {
+    for (name, text) in generated(content, &site, moved, &not_found_pages) {
         files.add(name, Source::Bytes(text.into_bytes()), "the generator")?;
     }
     // The host's own files, last: a rule may name every other file's folder.
@@ -103,7 +114,10 @@ pub fn collect<'a>(
         top.sort();
         top.dedup();
     }
-    for (name, text) in site.host.config_files(site.rules, moved, &top) {
+    for (name, text) in site
+        .host
+        .config_files(site.rules, moved, &top, &not_found_pages)
+    {
         files.add(
             name.to_string(),
             Source::Bytes(text.into_bytes()),
@@ -114,62 +128,34 @@ pub fn collect<'a>(
 }
 
 /// The files the build writes from the content alone.
-fn generated(content: &Content, site: &Site, moved: &[Moved]) -> Vec<(String, String)> {
+fn generated(
+    content: &Content,
+    site: &Site,
+    moved: &[Moved],
+    not_found: &[String],
+) -> Vec<(String, String)> {
     let base_url = site.base_url;
     let mut generated = vec![("robots.txt".to_string(), sitemap::robots(base_url))];
     generated.extend(site.sitemap.iter().cloned());
-    // A feed for each collection of articles, and one for each of its categories.
-    let languages = content.languages();
-    let default = languages.default_language();
-    let no_labels = std::collections::BTreeMap::new();
+    // A feed for each listing of articles, and one for each of its categories,
+    // in each language that has them.
     generated.extend(
         content
             .listings
             .lists
             .iter()
             .filter(|l| l.kind == CollectionKind::Articles)
-            .filter_map(|l| match &l.filter {
-                Filter::All => Some((l, None)),
-                Filter::Category(c) => Some((l, Some(c.as_str()))),
-                _ => None,
-            })
-            .map(|(l, category)| {
+            .filter(|l| matches!(l.filter, Filter::All | Filter::Category(_)))
+            .map(|l| {
                 output::feed::feed(
                     &content.config,
                     base_url,
                     &content.pages,
-                    &l.collection,
-                    category,
-                    (Lang::default(), default, "", &no_labels),
+                    l,
+                    content.languages(),
                 )
             }),
     );
-    // Each other language: a feed per collection it has articles in.
-    for (lang, language) in languages.others() {
-        let collections: std::collections::BTreeSet<&str> = content
-            .pages
-            .iter()
-            .filter(|p| p.lang == lang && p.unpublished.is_none())
-            .filter_map(|p| p.article.as_ref().map(|a| a.collection.as_str()))
-            .collect();
-        for collection in collections {
-            let prefix = languages.prefix(lang);
-            let labels = content
-                .strings
-                .by_language
-                .get(language.code())
-                .map(|m| m.as_ref().clone())
-                .unwrap_or_default();
-            generated.push(output::feed::feed(
-                &content.config,
-                base_url,
-                &content.pages,
-                collection,
-                None,
-                (lang, language, &prefix, &labels),
-            ));
-        }
-    }
     generated.extend(output::calendar::files(
         &content.config,
         base_url,
@@ -177,7 +163,7 @@ fn generated(content: &Content, site: &Site, moved: &[Moved]) -> Vec<(String, St
         site.built,
     ));
     generated.extend(output::redirects::files(
-        site.host, moved, base_url, site.head,
+        site.host, moved, not_found, base_url, site.head,
     ));
     generated
 }

@@ -1,65 +1,49 @@
-//! The Atom feed of a collection, `/<collection>/feed.xml`: its articles, newest
-//! first, with their dates, authors, categories, summaries and bodies. Each
-//! language has its own (`/de/insights/feed.xml`), of its own articles.
+//! The Atom feed of a collection's listing, at the listing's address
+//! (`/insights/feed.xml`, `/insights/category/cloud/feed.xml`,
+//! `/de/insights/feed.xml`): its newest articles, with their dates, authors,
+//! categories, summaries and bodies. A language's feed holds what its listing
+//! holds: its own articles, and the default language's it borrows, each
+//! marked with its language.
 
 use std::sync::Arc;
 
 use atom_syndication::{Category, Content, Entry, Feed, FixedDateTime, Link, Person, Text};
 
 use crate::content::canonical_url;
-use crate::content::languages::{Lang, Language};
+use crate::content::languages::Languages;
+use crate::content::listings::List;
 use crate::content::{Page, SiteConfig};
 
 /// How many articles a feed holds: the newest.
 pub const FEED_ENTRIES: usize = 50;
 
-/// The feed's file name and text, for one collection, or for one of its
-/// categories (`/insights/category/cloud/feed.xml`). Pages not published (in a
-/// build that shows drafts) are never in a feed.
+/// The feed's file name and text, for one listing of articles (all of a
+/// collection's, or a category's). `pages` are the build's pages, sorted by
+/// address. Pages not published (in a build that shows drafts) are never in a
+/// feed.
 pub fn feed(
     config: &SiteConfig,
     base_url: &str,
     pages: &[Arc<Page>],
-    collection: &str,
-    category: Option<&str>,
-    (lang, language, prefix, labels): (
-        Lang,
-        &Language,
-        &str,
-        &std::collections::BTreeMap<String, String>,
-    ),
+    list: &List,
+    languages: &Languages,
 ) -> (String, String) {
-    let listed_at = match category {
-        Some(c) => format!(
-            "/{collection}/category/{}/",
-            crate::content::publishing::slug(c)
-        ),
-        None => format!("/{collection}/"),
+    let page = |route: &str| {
+        pages
+            .binary_search_by(|p| p.route.as_str().cmp(route))
+            .ok()
+            .map(|at| pages[at].as_ref())
     };
-    // The listing in the feed's language, else the default language's.
-    let own = format!("{prefix}{listed_at}");
-    let listing = pages
-        .iter()
-        .find(|p| p.route == own)
-        .or_else(|| pages.iter().find(|p| p.route == listed_at));
-    let listing_route = listing.map_or(own.clone(), |p| p.route.clone());
-    let mut articles: Vec<&Arc<Page>> = pages
-        .iter()
-        .filter(|p| {
-            p.unpublished.is_none()
-                && p.lang == lang
-                && p.article.as_ref().is_some_and(|a| {
-                    a.collection == collection
-                        && category.is_none_or(|c| {
-                            crate::content::publishing::slug(&a.category)
-                                == crate::content::publishing::slug(c)
-                        })
-                })
-        })
-        .collect();
-    articles.sort_by(|a, b| b.date.cmp(&a.date).then_with(|| a.route.cmp(&b.route)));
+    let language = languages.language(list.lang);
+    let listing = page(&list.first);
     // Readers poll a feed for what is new: the newest articles, not the archive.
-    articles.truncate(FEED_ENTRIES);
+    let articles: Vec<&Page> = list
+        .entries
+        .iter()
+        .filter_map(|route| page(route))
+        .filter(|p| p.unpublished.is_none())
+        .take(FEED_ENTRIES)
+        .collect();
     let day = |page: &Page| -> FixedDateTime {
         page.date
             .as_ref()
@@ -68,15 +52,21 @@ pub fn feed(
             .map(|t| t.and_utc().fixed_offset())
             .unwrap_or_default()
     };
-    let feed_path = format!("{own}feed.xml");
+    let feed_path = format!("{}feed.xml", list.first);
     let entries: Vec<Entry> = articles
         .iter()
         .map(|page| {
             let url = canonical_url(base_url, &page.route);
             let article = page.article.as_ref();
+            // An article of another language than the feed's says so.
+            let lang = (page.lang != list.lang).then(|| languages.code(page.lang).to_string());
+            let text = |value: &str| Text {
+                lang: lang.clone(),
+                ..Text::plain(value)
+            };
             Entry {
                 id: url.clone(),
-                title: Text::plain(page.title.clone()),
+                title: text(&page.title),
                 updated: day(page),
                 published: Some(day(page)),
                 authors: article
@@ -99,36 +89,26 @@ pub fn feed(
                     href: url,
                     rel: "alternate".into(),
                     mime_type: Some("text/html".into()),
+                    hreflang: lang.clone(),
                     ..Link::default()
                 }],
-                summary: Some(Text::plain(page.description.clone())),
+                summary: Some(text(&page.description)),
                 content: Some(Content {
                     value: Some(page.content.to_string()),
                     content_type: Some("html".into()),
                     base: Some(canonical_url(base_url, &page.route)),
+                    lang: lang.clone(),
                     ..Content::default()
                 }),
                 ..Entry::default()
             }
         })
         .collect();
-    // A listing of another language lends its title as the language's strings
-    // translate it (`labels`), and no subtitle.
-    let own_language = listing.is_some_and(|p| p.lang == lang);
-    let title = listing.map_or_else(|| collection.to_string(), |p| p.title.clone());
-    let title = match own_language {
-        true => title,
-        false => labels
-            .get(&format!("{}.{title}", crate::content::strings::LABELS))
-            .cloned()
-            .unwrap_or(title),
-    };
+    let title = listing.map_or_else(|| list.collection.clone(), |p| p.title.clone());
     let feed = Feed {
         id: canonical_url(base_url, &feed_path),
         title: Text::plain(format!("{title} — {}", config.name)),
-        subtitle: listing
-            .filter(|_| own_language)
-            .map(|p| Text::plain(p.description.clone())),
+        subtitle: listing.map(|p| Text::plain(p.description.clone())),
         updated: articles.first().map(|p| day(p)).unwrap_or_default(),
         authors: vec![Person {
             name: config.name.clone(),
@@ -143,7 +123,7 @@ pub fn feed(
                 ..Link::default()
             },
             Link {
-                href: canonical_url(base_url, &listing_route),
+                href: canonical_url(base_url, &list.first),
                 rel: "alternate".into(),
                 mime_type: Some("text/html".into()),
                 ..Link::default()

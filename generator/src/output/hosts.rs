@@ -25,18 +25,21 @@ impl Host {
 
     /// The host's own configuration files in the output, from the site's rules.
     /// `top`: the output's top-level files and folders (`true` for a folder).
+    /// `not_found`: each language's 404 page (`/404.html`, `/de/404.html`).
     pub fn config_files(
         self,
         rules: &[Rule],
         moved: &[Moved],
         top: &[(String, bool)],
+        not_found: &[String],
     ) -> Vec<(&'static str, String)> {
         match self {
             Host::CloudflarePages => vec![("_headers", headers::render_detaching(rules))],
             Host::Netlify => vec![("_headers", headers::render_scoped(rules, top))],
             Host::Nginx => vec![(
                 NGINX_CONF,
-                nginx_conf(rules, self.default_cache_control()) + &super::redirects::nginx(moved),
+                nginx_conf(rules, self.default_cache_control(), not_found)
+                    + &super::redirects::nginx(moved),
             )],
             // Files under `_`-folders would be dropped by Jekyll; we publish as-is.
             Host::GithubPages => vec![(".nojekyll", String::new())],
@@ -62,6 +65,42 @@ impl Host {
         served
     }
 
+    /// The 404 page the host answers an address that is no file with:
+    /// Cloudflare Pages, by itself, the nearest `404.html` up the address's
+    /// folders (`exists` tells whether the output has a file); Netlify and
+    /// nginx, by the rules the build writes for them, the page of the language
+    /// whose folder the address is in; GitHub Pages only ever its top-level one.
+    /// `pages` are each language's 404 page; the answer is one of them, or a
+    /// `404.html` of the output.
+    pub fn not_found_page(
+        self,
+        path: &str,
+        pages: &[String],
+        exists: impl Fn(&str) -> bool,
+    ) -> String {
+        const TOP: &str = "/404.html";
+        match self {
+            Host::CloudflarePages => {
+                // The address's own folder, then each above it.
+                let mut folder = &path[..path.rfind('/').map_or(0, |i| i + 1)];
+                while !folder.is_empty() {
+                    let page = format!("{folder}404.html");
+                    if exists(&page) {
+                        return page;
+                    }
+                    let above = folder[..folder.len() - 1].rfind('/');
+                    folder = &folder[..above.map_or(0, |i| i + 1)];
+                }
+                TOP.to_string()
+            }
+            Host::Netlify | Host::Nginx => super::redirects::language_pages(pages)
+                .into_iter()
+                .find(|(folder, _)| path.starts_with(folder.as_str()))
+                .map_or_else(|| TOP.to_string(), |(_, page)| page),
+            Host::GithubPages => TOP.to_string(),
+        }
+    }
+
     /// What goes at the top of every page's `<head>`: the policies a host without
     /// custom headers cannot send (nothing for the others).
     pub fn head_policies(self, rules: &[Rule]) -> String {
@@ -79,8 +118,9 @@ pub const NGINX_CONF: &str = "_nginx.conf";
 /// An nginx include for the server block whose `root` is the output folder: the
 /// site's headers on every response (nginx's `add_header` does not combine across
 /// locations, so each location repeats the site-wide ones), `/about` answered with
-/// a 301 to `/about/` (nginx's own folder rule), and `404.html` for unknown paths.
-fn nginx_conf(rules: &[Rule], default_cache_control: &str) -> String {
+/// a 301 to `/about/` (nginx's own folder rule), and `404.html` for unknown paths:
+/// under a language's folder, that language's (`not_found`: each 404 page).
+fn nginx_conf(rules: &[Rule], default_cache_control: &str, not_found: &[String]) -> String {
     let site_wide: Vec<&(String, String)> = rules
         .iter()
         .filter(|r| r.pattern == "/*")
@@ -132,13 +172,19 @@ fn nginx_conf(rules: &[Rule], default_cache_control: &str) -> String {
     }
     // Debian's mime.types has no type for calendar files, and a `types` block
     // here would replace all of them: their location gives theirs as its default.
-    for (location, extra) in [
-        ("/", ""),
+    // Each language's folder answers a missing address with its own 404 page.
+    let languages: Vec<(String, String)> = super::redirects::language_pages(not_found)
+        .into_iter()
+        .map(|(folder, page)| (folder, format!("    error_page 404 {page};\n")))
+        .collect();
+    let locations = [
+        ("/".to_string(), String::new()),
         (
-            "~* \\.ics$",
-            "    default_type \"text/calendar; charset=utf-8\";\n",
+            "~* \\.ics$".to_string(),
+            "    default_type \"text/calendar; charset=utf-8\";\n".to_string(),
         ),
-    ] {
+    ];
+    for (location, extra) in languages.into_iter().chain(locations) {
         out.push_str(&format!("location {location} {{\n{extra}"));
         for h in &site_wide {
             add(&mut out, h);
@@ -179,7 +225,7 @@ mod tests {
     fn each_host_gets_its_own_configuration() {
         let rules = site_rules();
         let names = |h: Host| -> Vec<&str> {
-            h.config_files(&rules, &[], &[])
+            h.config_files(&rules, &[], &[], &[])
                 .iter()
                 .map(|f| f.0)
                 .collect()
@@ -195,13 +241,50 @@ mod tests {
     #[test]
     fn nginx_sends_the_site_wide_headers_in_every_location() {
         let rules = site_rules();
-        let conf = nginx_conf(&rules, "public, max-age=0, must-revalidate");
+        let conf = nginx_conf(&rules, "public, max-age=0, must-revalidate", &[]);
         let csp = conf.matches("add_header Content-Security-Policy").count();
         assert_eq!(csp, conf.matches("location ").count() - 1, "{conf}");
         assert!(conf.contains("location /assets/ {\n    add_header Content-Security-Policy"));
         assert!(conf
             .contains("add_header Cache-Control \"public, max-age=31536000, immutable\" always;"));
         assert!(conf.contains("location = /_nginx.conf {\n    return 404;\n}"));
+    }
+
+    #[test]
+    fn each_host_answers_an_address_that_is_no_page_with_its_language_s_404_page() {
+        let pages = ["/404.html".to_string(), "/de/404.html".to_string()];
+        let files = ["/404.html", "/de/404.html", "/docs/404.html"];
+        let exists = |f: &str| files.contains(&f);
+        let page = |host: Host, path: &str| host.not_found_page(path, &pages, exists);
+        for host in [Host::CloudflarePages, Host::Netlify, Host::Nginx] {
+            assert_eq!(page(host, "/de/no-such-page/"), "/de/404.html", "{host:?}");
+            assert_eq!(page(host, "/de/a/b/c.html"), "/de/404.html", "{host:?}");
+            assert_eq!(page(host, "/design/"), "/404.html", "{host:?}");
+            assert_eq!(page(host, "/"), "/404.html", "{host:?}");
+        }
+        // Cloudflare finds any 404.html up the tree; the rules name the languages'.
+        assert_eq!(page(Host::CloudflarePages, "/docs/x/"), "/docs/404.html");
+        assert_eq!(page(Host::Netlify, "/docs/x/"), "/404.html");
+        assert_eq!(page(Host::GithubPages, "/de/no-such-page/"), "/404.html");
+    }
+
+    #[test]
+    fn nginx_answers_in_each_language_s_folder_with_its_404_page() {
+        let pages = ["/404.html".to_string(), "/de/404.html".to_string()];
+        let conf = nginx_conf(&site_rules(), "public, max-age=0, must-revalidate", &pages);
+        assert!(conf.contains("error_page 404 /404.html;\n"), "{conf}");
+        let de = conf.split("location /de/ {\n").nth(1).unwrap_or("");
+        let de = de.split('}').next().unwrap_or("");
+        assert!(
+            de.starts_with("    error_page 404 /de/404.html;\n"),
+            "{conf}"
+        );
+        // A location of its own sends the site-wide headers itself.
+        assert!(de.contains("add_header Content-Security-Policy"), "{de}");
+        assert!(
+            de.contains("add_header Cache-Control \"public, max-age=0, must-revalidate\""),
+            "{de}"
+        );
     }
 
     #[test]

@@ -3,21 +3,36 @@
 //! `return` per old address in nginx's `_nginx.conf`, and for GitHub Pages, which
 //! has no redirects of its own, a small page at the old address that sends the
 //! visitor on (`<meta http-equiv="refresh">`) and names the new one canonical.
+//! Netlify's `_redirects` also gives each language's folder its own 404 page
+//! (`/de/* /de/404.html 404`); Cloudflare Pages finds it by itself.
 
 use crate::content::canonical_url;
 use crate::content::publishing::Moved;
 use crate::content::settings::Host;
 
 /// The files that carry the redirects for `host` (nginx's go into `_nginx.conf`,
-/// see [`nginx`]). `head` is what every page's head carries on a host that sends
-/// no headers of its own (the policies as `<meta>`), which the pages that send
-/// the visitor on carry too.
-pub fn files(host: Host, moved: &[Moved], base_url: &str, head: &str) -> Vec<(String, String)> {
-    if moved.is_empty() {
+/// see [`nginx`]), and Netlify's rules for each language's 404 page
+/// (`not_found`: each 404 page, `/404.html`, `/de/404.html`). `head` is what
+/// every page's head carries on a host that sends no headers of its own (the
+/// policies as `<meta>`), which the pages that send the visitor on carry too.
+pub fn files(
+    host: Host,
+    moved: &[Moved],
+    not_found: &[String],
+    base_url: &str,
+    head: &str,
+) -> Vec<(String, String)> {
+    let languages = match host {
+        Host::Netlify => language_pages(not_found),
+        _ => Vec::new(),
+    };
+    if moved.is_empty() && languages.is_empty() {
         return Vec::new();
     }
     match host {
-        Host::CloudflarePages | Host::Netlify => vec![("_redirects".into(), redirects_file(moved))],
+        Host::CloudflarePages | Host::Netlify => {
+            vec![("_redirects".into(), redirects_file(moved, &languages))]
+        }
         Host::GithubPages => moved
             .iter()
             .map(|m| {
@@ -33,14 +48,40 @@ pub fn files(host: Host, moved: &[Moved], base_url: &str, head: &str) -> Vec<(St
     }
 }
 
-/// `_redirects`: one line per form of each old address, `from to status`.
-fn redirects_file(moved: &[Moved]) -> String {
+/// Each 404 page but the top-level one, with the folder it answers for
+/// (`/de/`, `/de/404.html`), the longest folders first (a rule names the
+/// first that matches).
+pub fn language_pages(not_found: &[String]) -> Vec<(String, String)> {
+    let mut pages: Vec<(String, String)> = not_found
+        .iter()
+        .filter_map(|page| {
+            let folder = page.strip_suffix("404.html")?;
+            (folder.len() > 1).then(|| (folder.to_string(), page.clone()))
+        })
+        .collect();
+    pages.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
+    pages
+}
+
+/// `_redirects`: one line per form of each old address, `from to status`;
+/// then, below them (the first rule that matches is the one), each language's
+/// folder answered with its 404 page where no file is (a rule that is not
+/// forced never hides a file).
+fn redirects_file(moved: &[Moved], languages: &[(String, String)]) -> String {
     let mut out =
         String::from("# Written by `site build` from aliases and site.yaml's redirects.\n");
     for m in moved {
         for from in m.forms() {
             out.push_str(&format!("{from} {} {}\n", m.to, m.status));
         }
+    }
+    if !languages.is_empty() {
+        out.push_str(
+            "# Each language's own 404 page for the addresses of its folder that are no page.\n",
+        );
+    }
+    for (folder, page) in languages {
+        out.push_str(&format!("{folder}* {page} 404\n"));
     }
     out
 }
@@ -114,7 +155,7 @@ mod tests {
 
     #[test]
     fn cloudflare_and_netlify_read_one_line_per_form() {
-        let files = files(Host::Netlify, &moved(), "https://www.example.org", "");
+        let files = files(Host::Netlify, &moved(), &[], "https://www.example.org", "");
         assert_eq!(files[0].0, "_redirects");
         assert!(files[0]
             .1
@@ -122,6 +163,64 @@ mod tests {
         assert!(files[0]
             .1
             .contains("/brochure/ https://example.org/brochure.pdf 302\n"));
+    }
+
+    #[test]
+    fn netlify_answers_each_language_s_folder_with_its_404_page_after_the_redirects() {
+        let not_found = [
+            "/404.html".to_string(),
+            "/de/404.html".to_string(),
+            "/ar/404.html".to_string(),
+        ];
+        let netlify = files(
+            Host::Netlify,
+            &moved(),
+            &not_found,
+            "https://www.example.org",
+            "",
+        );
+        let text = &netlify[0].1;
+        assert!(
+            text.contains("/ar/* /ar/404.html 404\n/de/* /de/404.html 404\n"),
+            "{text}"
+        );
+        assert!(
+            text.find("/about-us/ /about/ 301") < text.find("/de/*"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("/* /404.html"),
+            "Netlify serves the top-level one by itself"
+        );
+        // Without redirects, the rules alone.
+        assert_eq!(
+            files(
+                Host::Netlify,
+                &[],
+                &not_found,
+                "https://www.example.org",
+                ""
+            )
+            .len(),
+            1
+        );
+        // Cloudflare Pages finds the nearest 404.html itself, and takes no 404 rule.
+        let cloudflare = files(
+            Host::CloudflarePages,
+            &moved(),
+            &not_found,
+            "https://www.example.org",
+            "",
+        );
+        assert!(!cloudflare[0].1.contains("404"), "{}", cloudflare[0].1);
+        assert!(files(
+            Host::CloudflarePages,
+            &[],
+            &not_found,
+            "https://www.example.org",
+            ""
+        )
+        .is_empty());
     }
 
     #[test]
@@ -136,6 +235,7 @@ mod tests {
         let files = files(
             Host::GithubPages,
             &moved(),
+            &[],
             "https://www.example.org",
             r#"<meta name="referrer" content="no-referrer">"#,
         );

@@ -11,6 +11,8 @@ use std::collections::HashMap;
 
 use crate::content::canonical_url;
 use crate::content::languages::Languages;
+use crate::content::listings::Listings;
+use crate::content::publishing::{CollectionKind, Filter};
 use crate::content::translations::{Member, Translations};
 use crate::content::values::Date;
 use crate::content::Page;
@@ -58,18 +60,20 @@ const INDEX: (&str, &str) = (
 pub fn sitemap(
     base_url: &str,
     pages: &[std::sync::Arc<Page>],
+    listings: &Listings,
     translations: &Translations,
     languages: &Languages,
 ) -> Vec<(String, String)> {
     files(
         base_url,
-        &urls(base_url, pages, translations, languages),
+        &urls(base_url, pages, listings, translations, languages),
         Limits::PROTOCOL,
     )
 }
 
 /// Whether two versions of a page give the sitemap the same entries: what
-/// [`urls`] reads of a page (its address is compared by the caller).
+/// [`urls`] reads of a page (its address is compared by the caller; which
+/// listing holds which entries, by the caller's key).
 pub fn reads_the_same(a: &Page, b: &Page) -> bool {
     a.unpublished.is_none() == b.unpublished.is_none()
         && a.translation_key() == b.translation_key()
@@ -79,20 +83,35 @@ pub fn reads_the_same(a: &Page, b: &Page) -> bool {
 }
 
 /// The sitemap's entries: every published page, dated, with its published
-/// translations (from the translations index).
+/// translations (from the translations index). `pages` are sorted by address.
 pub fn urls(
     base_url: &str,
     pages: &[std::sync::Arc<Page>],
+    listings: &Listings,
     translations: &Translations,
     languages: &Languages,
 ) -> Vec<Url> {
-    // A collection's listing changes with its newest article: each collection's
-    // newest date, found in one pass.
+    // A collection's index changes with the newest article it lists, in each
+    // language: each listing's newest published date, found in one pass.
+    let page = |route: &str| {
+        pages
+            .binary_search_by(|p| p.route.as_str().cmp(route))
+            .ok()
+            .map(|at| pages[at].as_ref())
+    };
     let mut newest: HashMap<&str, &Date> = HashMap::new();
-    for page in pages.iter().filter(|p| p.unpublished.is_none()) {
-        if let (Some(article), Some(date)) = (&page.article, &page.date) {
-            let entry = newest.entry(article.collection.as_str()).or_insert(date);
-            *entry = (*entry).max(date);
+    for list in &listings.lists {
+        if list.kind != CollectionKind::Articles || list.filter != Filter::All {
+            continue;
+        }
+        let dates = list
+            .entries
+            .iter()
+            .filter_map(|route| page(route))
+            .filter(|p| p.unpublished.is_none())
+            .filter_map(|p| p.date.as_ref());
+        if let Some(date) = dates.max() {
+            newest.insert(list.index.as_str(), date);
         }
     }
     // A page shown only as a preview (a draft, scheduled, closed) is no address
@@ -101,7 +120,6 @@ pub fn urls(
         .iter()
         .filter(|p| p.unpublished.is_none())
         .map(|page| {
-            let collection = page.route.trim_matches('/');
             // In the order of their addresses.
             let mut members: Vec<&Member> = translations
                 .group(page.translation_key())
@@ -128,7 +146,7 @@ pub fn urls(
                 lastmod: page
                     .date
                     .as_ref()
-                    .or(newest.get(collection).copied())
+                    .or(newest.get(page.route.as_str()).copied())
                     .map(|d| d.as_str().to_string()),
             }
         })
@@ -179,7 +197,7 @@ pub fn files(base_url: &str, urls: &[Url], limits: Limits) -> Vec<(String, Strin
 }
 
 fn entry(url: &Url) -> String {
-    let mut line = format!("  <url><loc>{}</loc>", escape(&url.loc));
+    let mut line = format!("  <url><loc>{}</loc>", escape(&encoded(&url.loc)));
     if let Some(lastmod) = &url.lastmod {
         line.push_str(&format!("<lastmod>{}</lastmod>", escape(lastmod)));
     }
@@ -187,11 +205,28 @@ fn entry(url: &Url) -> String {
         line.push_str(&format!(
             "<xhtml:link rel=\"alternate\" hreflang=\"{}\" href=\"{}\"/>",
             escape(hreflang),
-            escape(href)
+            escape(&encoded(href))
         ));
     }
     line.push_str("</url>\n");
     line
+}
+
+/// A URL as the protocol takes it: its letters outside ASCII percent-encoded
+/// as UTF-8 (`/ar/insights/category/مالية/` is `…/%D9%85%D8%A7…/`).
+fn encoded(url: &str) -> String {
+    let mut out = String::with_capacity(url.len());
+    for c in url.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            let mut bytes = [0; 4];
+            for b in c.encode_utf8(&mut bytes).bytes() {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+    }
+    out
 }
 
 fn urlset(entries: &str, xhtml: bool) -> String {
@@ -284,6 +319,18 @@ mod tests {
     }
 
     #[test]
+    fn letters_outside_ascii_are_percent_encoded() {
+        assert_eq!(
+            encoded("https://x.example/ar/مالية/"),
+            "https://x.example/ar/%D9%85%D8%A7%D9%84%D9%8A%D8%A9/"
+        );
+        assert_eq!(
+            encoded("https://x.example/about/"),
+            "https://x.example/about/"
+        );
+    }
+
+    #[test]
     fn addresses_are_escaped() {
         let url = Url {
             loc: "https://www.example.com/a&b/".into(),
@@ -331,7 +378,13 @@ mod tests {
             page("/de/about/", "about.de"),
         ];
         let sitemap = |pages: &[std::sync::Arc<Page>]| {
-            sitemap(BASE, pages, &Translations::new(pages), &languages)
+            sitemap(
+                BASE,
+                pages,
+                &Default::default(),
+                &Translations::new(pages),
+                &languages,
+            )
         };
         let xml = &sitemap(&pages)[0].1;
         assert!(xml.contains("xmlns:xhtml=\"http://www.w3.org/1999/xhtml\""));

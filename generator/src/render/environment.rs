@@ -9,10 +9,10 @@
 //! | `now` | global | the build's time in UTC, `2026-12-03T09:30:00Z`, to compare with an event's `end` |
 //! | `pages` | global | every page's `route`, `title`, `date` |
 //! | `pages_in(section)` | function | a section's pages, newest first |
-//! | `listing(collection, by=…, value=…)` | function | page 1 of a collection's listing: `items`, `links`, `prev`, `next` |
+//! | `listing(collection, by=…, value=…)` | function | page 1 of a collection's listing in the page's language (else the default's): `items`, `links`, `prev`, `next`, `index`, `name` |
 //! | `listing_at(route)` | function | the listing page at an address, or `none` |
-//! | `facets(collection, by)` | function | a collection's categories, offices or teams: `name`, `url`, `count` |
-//! | `facet_url(collection, by, value)` | function | `/insights/category/cloud/` |
+//! | `facets(collection, by)` | function | a collection's categories, offices or teams in the page's language: `name`, `url`, `count` |
+//! | `facet_url(collection, by, value)` | function | `/insights/category/cloud/`, `/de/insights/category/strategie/` |
 //! | `nav_active(route)` | function | the navigation link a route belongs to |
 //! | `island(name, props, hydrate=…)` | function | an island's server HTML and marker |
 //! | `island_scripts()` | function | the runtime and preloads the page's islands need |
@@ -32,6 +32,9 @@
 //! | `localized_link` | filter | a `{label, href}` of site.yaml with both in the page's language |
 //! | `words(section)` | function | every text of a strings section in the page's language, for an island |
 //! | `email_breaks` | filter | an e-mail address that wraps only at `@` and dots |
+//! | `language_name(code)` | function | a language's name in the page's language, from CLDR (`Englisch`) |
+//! | `country_name` | filter | a country's name (`GB`) in the page's language, from CLDR |
+//! | `countries()` | function | every country as `[code, name]`, in the page's language and its order |
 
 use std::path::Path;
 use std::sync::Arc;
@@ -112,22 +115,32 @@ pub fn environment(inputs: Inputs, translations: Arc<Translations>) -> Environme
     env.add_function("pages_in", move |section: &str| {
         pages::pages_in(&l, section)
     });
-    let l = listing.clone();
+    // A page's lists are its language's: the publish step made them per language.
+    let (l, tr) = (listing.clone(), translations.clone());
     env.add_function(
         "listing",
-        move |collection: &str, by: Option<&str>, value: Option<&str>| {
-            pages::listing(&l, collection, by, value)
+        move |state: &State, collection: &str, by: Option<&str>, value: Option<&str>| {
+            pages::listing(&l, languages::page_lang(&tr, state), collection, by, value)
         },
     );
     let l = listing.clone();
     env.add_function("listing_at", move |route: &str| {
         pages::listing_at(&l, route)
     });
-    let l = listing.clone();
-    env.add_function("facets", move |collection: &str, by: &str| {
-        pages::facets(&l, collection, by)
-    });
-    env.add_function("facet_url", pages::facet_url);
+    let (l, tr) = (listing.clone(), translations.clone());
+    env.add_function(
+        "facets",
+        move |state: &State, collection: &str, by: &str| {
+            pages::facets(&l, languages::page_lang(&tr, state), collection, by)
+        },
+    );
+    let (l, tr) = (listing.clone(), translations.clone());
+    env.add_function(
+        "facet_url",
+        move |state: &State, collection: &str, by: &str, value: &str| {
+            pages::facet_url(&l, languages::page_lang(&tr, state), collection, by, value)
+        },
+    );
     // A job posting's opening (its id, closing moment, countries), by the page's
     // translation key, as the applications' table has it.
     let openings: std::collections::HashMap<String, Value> = openings
@@ -140,14 +153,17 @@ pub fn environment(inputs: Inputs, translations: Arc<Translations>) -> Environme
             .cloned()
             .unwrap_or(Value::UNDEFINED)
     });
-    let l = listing.clone();
-    env.add_function("articles", move |collection: &str| {
-        pages::articles_value(&l, collection)
+    let (l, tr) = (listing.clone(), translations.clone());
+    env.add_function("articles", move |state: &State, collection: &str| {
+        pages::articles_value(&l, languages::page_lang(&tr, state), collection)
     });
-    let l = listing.clone();
-    env.add_function("featured_article", move |collection: &str| {
-        pages::featured_article(&l, collection)
-    });
+    let (l, tr) = (listing.clone(), translations.clone());
+    env.add_function(
+        "featured_article",
+        move |state: &State, collection: &str| {
+            pages::featured_article(&l, languages::page_lang(&tr, state), collection)
+        },
+    );
     env.add_function("article_neighbours", move |route: &str| {
         pages::article_neighbours(&listing, route)
     });
@@ -273,11 +289,39 @@ pub fn environment(inputs: Inputs, translations: Arc<Translations>) -> Environme
     env.add_function("localize", move |state: &State, href: &str| {
         languages::localize(&tr, state, href)
     });
+    let tr = translations.clone();
     env.add_function("words", move |state: &State, section: &str| {
-        languages::words(&translations, state, section)
+        languages::words(&tr, state, section)
     });
     env.add_filter("email_breaks", text::email_breaks);
+
+    // Names no editor typed, in the page's language, from CLDR.
+    let names = Arc::new(super::names::Names::new(node_modules));
+    let (n, tr) = (names.clone(), translations.clone());
+    env.add_function("language_name", move |state: &State, code: &str| {
+        n.language(&languages::page_language(&tr, state), code)
+            .map_err(names_error)
+    });
+    let (n, tr) = (names.clone(), translations.clone());
+    env.add_filter("country_name", move |state: &State, code: &str| {
+        n.country(&languages::page_language(&tr, state), code)
+            .map_err(names_error)
+    });
+    env.add_function("countries", move |state: &State| {
+        names
+            .countries(&languages::page_language(&translations, state))
+            .map(|all| {
+                all.into_iter()
+                    .map(|(code, name)| Value::from(vec![code, name]))
+                    .collect::<Vec<_>>()
+            })
+            .map_err(names_error)
+    });
     env
+}
+
+fn names_error(e: super::names::NamesError) -> minijinja::Error {
+    minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, e.to_string())
 }
 
 /// A page's body in the templates (`page.content`): HTML the build made from

@@ -12,7 +12,7 @@ use minijinja::{Error, ErrorKind, State, Value};
 use serde::Serialize;
 
 use crate::content::languages::{Direction, Lang, Languages};
-use crate::content::strings::{Strings, LABELS};
+use crate::content::strings::{fill, Strings, LABELS};
 use crate::content::{canonical_url, translations, Content, Page};
 
 /// What pages know of the site's languages, made once per renderer: each
@@ -122,11 +122,23 @@ impl Translations {
     }
 
     pub fn of(&self, page: &Page) -> PageLanguages<'_> {
+        self.languages_of(page, true)
+    }
+
+    /// What a page that is no address of its own (a 404 page, served at any
+    /// address) knows of the languages: no alternates, and a switcher to each
+    /// language's home.
+    pub fn of_addressless(&self, page: &Page) -> PageLanguages<'_> {
+        self.languages_of(page, false)
+    }
+
+    fn languages_of(&self, page: &Page, addressed: bool) -> PageLanguages<'_> {
         let lang = page.lang;
         let view = &self.view(lang).0;
         let key = page.translation_key();
         let members = self.index.group(key);
-        let translated = members.len() > 1 && members.iter().any(|m| m.route == page.route);
+        let translated =
+            addressed && members.len() > 1 && members.iter().any(|m| m.route == page.route);
         let alternates = if translated {
             members
                 .iter()
@@ -150,7 +162,7 @@ impl Translations {
             self.languages
                 .each()
                 .map(|(l, language)| {
-                    let own = if translated || l == lang {
+                    let own = if translated || (addressed && l == lang) {
                         self.index
                             .route_in(key, l)
                             .or((l == lang).then_some(page.route.as_str()))
@@ -287,15 +299,6 @@ fn dir(direction: Direction) -> &'static str {
     }
 }
 
-/// `{name}` in `text` replaced by its value; any other brace stays.
-fn fill(text: &str, args: &[(String, String)]) -> String {
-    let mut out = text.to_string();
-    for (name, value) in args {
-        out = out.replace(&format!("{{{name}}}"), value);
-    }
-    out
-}
-
 /// The code of the language of the page being rendered (`page.lang`, which
 /// the render stage gives every page).
 pub fn page_language(translations: &Translations, state: &State) -> String {
@@ -305,6 +308,13 @@ pub fn page_language(translations: &Translations, state: &State) -> String {
         .and_then(|l| l.as_str().map(str::to_string))
         .unwrap_or_default();
     translations.languages.get(&code).code().to_string()
+}
+
+/// The language of the page being rendered.
+pub fn page_lang(translations: &Translations, state: &State) -> Lang {
+    translations
+        .languages
+        .lang(&page_language(translations, state))
 }
 
 /// `t(key, name=value, …)`: the page's language's words for `key`; `default=`

@@ -11,6 +11,7 @@ mod icons;
 mod images;
 pub mod islands;
 pub mod languages;
+pub mod names;
 pub mod pages;
 pub mod ssr;
 pub mod structured;
@@ -102,9 +103,11 @@ impl Sink for Keep {
 /// Every problem of a render (template errors are reported once for all pages).
 pub type Problems = Vec<Diagnostic>;
 
-/// A document rendered outside the page list (the 404 page).
+/// A document rendered outside the page list (a 404 page).
 #[derive(Debug, Clone)]
 pub struct Special {
+    /// Where it is written: `/404.html`, `/de/404.html`.
+    pub route: String,
     pub html: String,
     /// Files made for it: URL → file.
     pub files: Vec<(String, PathBuf)>,
@@ -525,8 +528,10 @@ impl Renderer {
         }
     }
 
-    /// Renders a template outside the page list (`404.html`), when the site has it:
-    /// its HTML and the files made for it (its social card).
+    /// Renders a template outside the page list (`404.html`, for each
+    /// language's 404 page), when the site has it: its HTML and the files made
+    /// for it (its social card). Such a page is no address of its own: its
+    /// language switcher leads to each language's home.
     pub fn render_special(
         &self,
         template: &str,
@@ -539,7 +544,7 @@ impl Renderer {
             page,
             url: canonical_url(&self.base_url, &page.route),
             translation_key: page.translation_key(),
-            languages: self.translations.of(page),
+            languages: self.translations.of_addressless(page),
             stale: self.stale_notice(page),
             content: Value::from_object(environment::Body(page.content.clone())),
         };
@@ -556,6 +561,7 @@ impl Renderer {
             .map(|f| f.0.clone())
             .unwrap_or_default();
         Ok(Some(Special {
+            route: page.route.clone(),
             html: self.finish(captured.into_output()),
             files,
         }))

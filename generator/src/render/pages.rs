@@ -14,7 +14,7 @@ use serde::Serialize;
 use std::collections::HashMap;
 
 use crate::content::entries::{Event, Job};
-use crate::content::languages::Languages;
+use crate::content::languages::{Lang, Languages};
 use crate::content::listings::{List, Listings};
 use crate::content::publishing::{slug, CollectionKind, Filter, Unpublished};
 use crate::content::{Article, Page};
@@ -95,11 +95,9 @@ pub struct Listing {
     /// Each page by its address.
     by_route: HashMap<String, usize>,
     lists: Arc<Listings>,
-    /// Each article's collection and place in its listing.
-    articles: HashMap<String, (String, usize)>,
-    /// The article each collection's listing leads with, found once: templates
-    /// may ask on every page of a listing.
-    featured: HashMap<String, String>,
+    /// The article each collection's listing in each language leads with,
+    /// found once: templates may ask on every page of a listing.
+    featured: HashMap<(String, Lang), String>,
 }
 
 impl Listing {
@@ -109,17 +107,6 @@ impl Listing {
             .iter()
             .enumerate()
             .map(|(i, p)| (p.route.clone(), i))
-            .collect();
-        let articles = lists
-            .lists
-            .iter()
-            .filter(|l| l.kind == CollectionKind::Articles && l.filter == Filter::All)
-            .flat_map(|l| {
-                l.entries
-                    .iter()
-                    .enumerate()
-                    .map(move |(i, route)| (route.clone(), (l.collection.clone(), i)))
-            })
             .collect();
         let featured = lists
             .lists
@@ -132,15 +119,21 @@ impl Listing {
                         .and_then(|&i| by_date[i].article.as_ref())
                         .is_some_and(|a| a.featured)
                 };
-                let route = l.entries.iter().find(is_featured).or(l.entries.first())?;
-                Some((l.collection.clone(), route.clone()))
+                // A language's own article leads its list, before one it borrows.
+                let own: Vec<&String> = l.own().map(|i| &l.entries[i]).collect();
+                let route = own
+                    .iter()
+                    .copied()
+                    .find(is_featured)
+                    .or(own.first().copied())
+                    .or(l.entries.first())?;
+                Some(((l.collection.clone(), l.lang), route.clone()))
             })
             .collect();
         Listing {
             by_date,
             by_route,
             lists,
-            articles,
             featured,
         }
     }
@@ -152,12 +145,21 @@ impl Listing {
             .collect()
     }
 
+    fn page(&self, route: &str) -> Value {
+        self.by_route
+            .get(route)
+            .map_or(Value::from(Option::<bool>::None), |&i| {
+                Value::from(minijinja::value::Serde(self.by_date[i].as_ref()))
+            })
+    }
+
     /// A collection's entries in its listing's order (an events collection's
-    /// upcoming ones).
-    fn all(&self, collection: &str) -> &[String] {
+    /// upcoming ones), in the listings a page of `lang` shows.
+    fn all(&self, collection: &str, lang: Lang) -> &[String] {
+        let lang = self.lists.language(collection, lang);
         [Filter::All, Filter::Upcoming]
             .iter()
-            .find_map(|f| self.lists.list(collection, f))
+            .find_map(|f| self.lists.list(collection, f, lang))
             .map_or(&[], |l| l.entries.as_slice())
     }
 
@@ -188,6 +190,11 @@ impl Listing {
             })
             .collect();
         let optional = |k: Option<usize>| k.map_or(Value::from(()), |k| Value::from(url(k)));
+        // The collection's index page in the list's language, and its title.
+        let name = self.by_route.get(&list.index).map_or_else(
+            || list.collection.replace('-', " "),
+            |&i| self.by_date[i].title.clone(),
+        );
         map([
             ("collection", Value::from(list.collection.clone())),
             (
@@ -198,6 +205,8 @@ impl Listing {
                     CollectionKind::Jobs => "jobs",
                 }),
             ),
+            ("index", Value::from(list.index.clone())),
+            ("name", Value::from(name)),
             ("by", Value::from(list.filter.by())),
             ("value", Value::from(list.filter.value())),
             ("number", Value::from(n)),
@@ -215,11 +224,14 @@ impl Listing {
     }
 }
 
-/// Page `number` (default 1) of a collection's listing: all its entries (an
-/// events collection's upcoming ones), or those of `by` (`category`, `past`,
-/// `office`, `team`) and `value`. `none` when there is no such listing.
+/// Page `number` (default 1) of a collection's listing that a page of `lang`
+/// shows (its language's, where the collection's index is translated into it,
+/// else the default language's): all its entries (an events collection's
+/// upcoming ones), or those of `by` (`category`, `past`, `office`, `team`) and
+/// `value`. `none` when there is no such listing.
 pub fn listing(
     listing: &Listing,
+    lang: Lang,
     collection: &str,
     by: Option<&str>,
     value: Option<&str>,
@@ -235,9 +247,10 @@ pub fn listing(
         "team" => vec![Filter::Team(value)],
         _ => vec![],
     };
+    let lang = listing.lists.language(collection, lang);
     filters
         .iter()
-        .find_map(|f| listing.lists.list(collection, f))
+        .find_map(|f| listing.lists.list(collection, f, lang))
         .map_or(Value::from(()), |l| listing.page_value(l, 1))
 }
 
@@ -253,12 +266,14 @@ pub fn listing_at(listing: &Listing, route: &str) -> Value {
 }
 
 /// The listings of a collection filtered `by` one thing (`category`, `office`,
-/// `team`): each value's name, address and number of entries.
-pub fn facets(listing: &Listing, collection: &str, by: &str) -> Value {
+/// `team`) that a page of `lang` shows: each value's name, address and number
+/// of entries.
+pub fn facets(listing: &Listing, lang: Lang, collection: &str, by: &str) -> Value {
     mark_listed();
+    let lang = listing.lists.language(collection, lang);
     listing
         .lists
-        .facets(collection, by)
+        .facets(collection, by, lang)
         .into_iter()
         .map(|l| {
             map([
@@ -271,48 +286,41 @@ pub fn facets(listing: &Listing, collection: &str, by: &str) -> Value {
 }
 
 /// The address of the page listing a collection's entries of one category,
-/// office or team: `/insights/category/cloud/`.
-pub fn facet_url(collection: &str, by: &str, value: &str) -> String {
-    format!("/{collection}/{by}/{}/", slug(value))
+/// office or team, among the listings a page of `lang` shows:
+/// `/insights/category/cloud/`, `/de/insights/category/strategie/`.
+pub fn facet_url(listing: &Listing, lang: Lang, collection: &str, by: &str, value: &str) -> String {
+    let index = listing
+        .lists
+        .index(collection, lang)
+        .map_or_else(|| format!("/{collection}/"), str::to_string);
+    format!("{index}{by}/{}/", slug(value))
 }
 
-/// A collection's articles as a list templates read.
-pub fn articles_value(listing: &Listing, collection: &str) -> Value {
-    Value::from_object(PageList(listing.listed(listing.all(collection))))
+/// A collection's articles, in the listing a page of `lang` shows, as a list
+/// templates read.
+pub fn articles_value(listing: &Listing, lang: Lang, collection: &str) -> Value {
+    Value::from_object(PageList(listing.listed(listing.all(collection, lang))))
 }
 
-/// The article a collection's listing leads with: the newest marked `featured`,
-/// else the newest.
-pub fn featured_article(listing: &Listing, collection: &str) -> Value {
+/// The article a collection's listing (the one a page of `lang` shows) leads
+/// with: the newest marked `featured`, else the newest.
+pub fn featured_article(listing: &Listing, lang: Lang, collection: &str) -> Value {
     mark_listed();
+    let lang = listing.lists.language(collection, lang);
     listing
         .featured
-        .get(collection)
-        .and_then(|r| listing.by_route.get(r))
-        .map_or(Value::from(Option::<bool>::None), |&i| {
-            Value::from(minijinja::value::Serde(listing.by_date[i].as_ref()))
-        })
+        .get(&(collection.to_string(), lang))
+        .map_or(Value::from(Option::<bool>::None), |r| listing.page(r))
 }
 
-/// The newer and older articles beside `route` in its collection.
+/// The newer and older articles beside `route` among its language's own
+/// articles of its collection.
 pub fn article_neighbours(listing: &Listing, route: &str) -> Value {
     mark_listed();
-    let (all, at) = match listing.articles.get(route) {
-        Some((collection, i)) => (listing.all(collection), Some(*i)),
-        None => (&[][..], None),
-    };
-    let pick = |i: Option<usize>| {
-        i.and_then(|i| all.get(i))
-            .and_then(|r| listing.by_route.get(r))
-            .map_or(Value::from(Option::<bool>::None), |&k| {
-                Value::from(minijinja::value::Serde(listing.by_date[k].as_ref()))
-            })
-    };
-    let around: std::collections::BTreeMap<&str, Value> = [
-        ("newer", pick(at.and_then(|i| i.checked_sub(1)))),
-        ("older", pick(at.map(|i| i + 1))),
-    ]
-    .into();
+    let (newer, older) = listing.lists.neighbours(route);
+    let pick = |r: Option<&str>| r.map_or(Value::from(Option::<bool>::None), |r| listing.page(r));
+    let around: std::collections::BTreeMap<&str, Value> =
+        [("newer", pick(newer)), ("older", pick(older))].into();
     Value::from(around)
 }
 

@@ -1,6 +1,7 @@
 //! The built site served as its host serves it: `/about/` is `about/index.html`,
 //! `/about` redirects to `/about/` (308 on Cloudflare Pages, 301 elsewhere), a
-//! missing route gets `404.html` with status 404, every response carries the
+//! missing route gets its language's `404.html` (`/de/404.html` under `/de/`,
+//! as each host finds it) with status 404, every response carries the
 //! headers the host will send, and text is sent gzip or brotli compressed with
 //! ETags and `304 Not Modified`.
 
@@ -29,6 +30,8 @@ pub struct Files {
     served: RwLock<(Host, Vec<Rule>)>,
     /// The addresses that redirect, by each of their forms: (status, target).
     redirects: RwLock<HashMap<String, (u16, String)>>,
+    /// Each language's 404 page (`/404.html`, `/de/404.html`).
+    not_found: RwLock<Vec<String>>,
     /// Whether HTML gets the live-reload script.
     pub live: bool,
     compressed: CompressedCache,
@@ -55,14 +58,20 @@ impl Files {
             out: out.to_path_buf(),
             served: RwLock::new((Host::default(), Vec::new())),
             redirects: RwLock::new(HashMap::new()),
+            not_found: RwLock::new(Vec::new()),
             live,
             compressed: Mutex::new(HashMap::new()),
         }
     }
 
-    /// Takes the host, headers and redirects of a new good build. GitHub Pages
-    /// has no redirects: its build has a page at each old address instead.
-    pub fn built(&self, host: Host, rules: Vec<Rule>, moved: &[Moved]) {
+    /// Takes the host, headers, redirects and 404 pages of a new good build.
+    /// GitHub Pages has no redirects: its build has a page at each old address
+    /// instead.
+    pub fn built(&self, host: Host, rules: Vec<Rule>, moved: &[Moved], not_found: &[String]) {
+        *self
+            .not_found
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = not_found.to_vec();
         *self.served.write().unwrap_or_else(PoisonError::into_inner) = (host, rules);
         let redirects = match host {
             Host::GithubPages => HashMap::new(),
@@ -248,7 +257,21 @@ pub async fn serve(
             let code = StatusCode::from_u16(code).unwrap_or(StatusCode::MOVED_PERMANENTLY);
             return (code, [(header::LOCATION, location)]).into_response();
         }
-        Resolved::NotFound => (StatusCode::NOT_FOUND, files.out.join("404.html")),
+        Resolved::NotFound => {
+            // The 404 page the host would answer with: the language's own.
+            let pages = files
+                .not_found
+                .read()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone();
+            let page = host.not_found_page(&path, &pages, |page| {
+                files.out.join(page.trim_start_matches('/')).is_file()
+            });
+            (
+                StatusCode::NOT_FOUND,
+                files.out.join(page.trim_start_matches('/')),
+            )
+        }
     };
     let mut body = match tokio::fs::read(&file).await {
         Ok(b) => b,

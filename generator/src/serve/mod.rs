@@ -258,6 +258,7 @@ fn build(
                 report.host,
                 report.served_headers.clone(),
                 &report.redirects,
+                &report.not_found,
             );
             on_event(Event::Built(&report));
             Some(Outcome::Built {
