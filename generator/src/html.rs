@@ -117,23 +117,35 @@ pub fn escape_attribute(s: &str) -> String {
 /// `html` with `extra` placed first in its `<head>`, right after `<meta charset>`
 /// when the page has one (a policy must come before what it governs).
 pub fn insert_in_head(html: &str, extra: &str) -> String {
-    let lower = html.to_ascii_lowercase();
-    let Some(head) = lower.find("<head") else {
-        return format!("{extra}{html}");
+    let at = head_insertion(html);
+    let mut out = String::with_capacity(html.len() + extra.len());
+    out.push_str(&html[..at]);
+    out.push_str(extra);
+    out.push_str(&html[at..]);
+    out
+}
+
+/// Where [`insert_in_head`] places its text, found without copying the page:
+/// a page's head is at its start, and a long page's body is never read.
+fn head_insertion(html: &str) -> usize {
+    let Some(head) = find_ignoring_case(html, 0, "<head") else {
+        return 0;
     };
-    let head_end = lower[head..].find('>').map_or(head, |i| head + i + 1);
-    let head_close = lower[head_end..]
-        .find("</head")
-        .map_or(lower.len(), |i| head_end + i);
-    let at = lower[head_end..head_close]
-        .find("<meta charset")
-        .and_then(|i| {
-            lower[head_end + i..]
-                .find('>')
-                .map(|j| head_end + i + j + 1)
-        })
-        .unwrap_or(head_end);
-    format!("{}{extra}{}", &html[..at], &html[at..])
+    let head_end = html[head..].find('>').map_or(head, |i| head + i + 1);
+    let head_close = find_ignoring_case(html, head_end, "</head").unwrap_or(html.len());
+    find_ignoring_case(&html[..head_close], head_end, "<meta charset")
+        .and_then(|i| html[i..].find('>').map(|j| i + j + 1))
+        .unwrap_or(head_end)
+}
+
+/// The first `needle` (ASCII, lower case) in `html` from `from` on, in any case.
+fn find_ignoring_case(html: &str, from: usize, needle: &str) -> Option<usize> {
+    let needle = needle.as_bytes();
+    html.as_bytes()
+        .get(from..)?
+        .windows(needle.len())
+        .position(|w| w.eq_ignore_ascii_case(needle))
+        .map(|i| from + i)
 }
 
 #[cfg(test)]
@@ -173,6 +185,11 @@ mod tests {
         assert_eq!(
             insert_in_head("<html><head><title>T</title></head>", "<X>"),
             "<html><head><X><title>T</title></head>"
+        );
+        // In any case; a charset in the body is not the head's.
+        assert_eq!(
+            insert_in_head("<HEAD><TITLE>T</TITLE></HEAD><p><meta charset=x>", "<X>"),
+            "<HEAD><X><TITLE>T</TITLE></HEAD><p><meta charset=x>"
         );
     }
 }

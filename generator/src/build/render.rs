@@ -105,7 +105,7 @@ impl render::Sink for Sink<'_> {
         let body = match self.staging {
             Some(staging) => {
                 let path = staging.dir().join(output::route_file(route));
-                let size = output::write_file(&path, html.as_bytes()).map_err(|e| e.to_string())?;
+                let size = output::write_page(&path, html.as_bytes()).map_err(|e| e.to_string())?;
                 render::Body::Written(size)
             }
             None => render::Body::kept(html),

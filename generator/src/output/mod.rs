@@ -109,6 +109,21 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<u64, Error> {
     Ok(bytes.len() as u64)
 }
 
+/// Writes a page at `path`, making its folder first: a page's folder is its
+/// own (`posts/<slug>/index.html`), so it is almost always new, and making it
+/// first spares the open that would fail.
+pub fn write_page(path: &Path, bytes: &[u8]) -> Result<u64, Error> {
+    if let Some(parent) = path.parent() {
+        match std::fs::create_dir(parent) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(_) => std::fs::create_dir_all(parent).map_err(io(parent))?,
+        }
+    }
+    std::fs::write(path, bytes).map_err(io(path))?;
+    Ok(bytes.len() as u64)
+}
+
 /// A new output being written beside the old one, swapped in by [`Staging::commit`]
 /// and removed if the build stops before.
 #[derive(Debug)]

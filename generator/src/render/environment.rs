@@ -86,6 +86,10 @@ pub fn environment(inputs: Inputs, translations: Arc<Translations>) -> Environme
     } = inputs;
     let mut env = Environment::new();
     env.set_loader(path_loader(root.join("templates")));
+    // A renderer is made anew whenever a template changes (its hash is part of
+    // the renderer's key), so a lookup need not stat the file each time: that
+    // was a stat per template per page.
+    env.set_auto_reload(false);
     env.set_undefined_behavior(UndefinedBehavior::Strict);
     env.set_debug(true);
     env.set_formatter(html_formatter);

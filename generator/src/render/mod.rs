@@ -53,6 +53,9 @@ pub enum Body {
     Written(u64),
 }
 
+/// Room for a page's HTML around its body: this site's pages are 10 to 60 KB.
+const PAGE_AROUND_BODY: usize = 64 * 1024;
+
 impl Body {
     /// A page's HTML kept whole, with its hash.
     pub fn kept(html: String) -> Body {
@@ -478,8 +481,15 @@ impl Renderer {
             content: Value::from_object(environment::Body(page.content.clone())),
         };
         pages::start_tracking();
+        // Sized for the body and the page around it at once: a growing buffer
+        // copies itself each time it doubles, and a long page's last doubling
+        // holds it twice.
+        let mut out = Vec::with_capacity(page.content.len() + PAGE_AROUND_BODY);
         let captured = template
-            .render_captured(context! { page => Value::from(Serde(&ctx)), now => self.now() })
+            .render_captured_to(
+                context! { page => Value::from(Serde(&ctx)), now => self.now() },
+                &mut out,
+            )
             .map_err(|e| self.diagnostic(&e))?;
         let files = captured
             .state()
@@ -496,7 +506,12 @@ impl Renderer {
             .map(|(n, _)| n.clone())
             .collect();
         let lists_pages = pages::listed_pages();
-        let html = self.finish(captured.into_output());
+        drop(captured);
+        // The formatter writes only `str`s, so this is never refused.
+        let html = String::from_utf8(out).map_err(|e| {
+            Diagnostic::new(page.source.clone(), format!("the page is not UTF-8: {e}"))
+        })?;
+        let html = self.finish(html);
         let hydrating: Vec<&str> = hydrating.iter().map(String::as_str).collect();
         let (body, measure) = sink.page(&page.route, html, &hydrating).map_err(|e| {
             Diagnostic::new(page.source.clone(), format!("cannot write the page: {e}"))
