@@ -20,6 +20,13 @@ const LIMIT: f64 = 5.0;
 /// Builds the benchmark site with `n` posts; its peak memory in MiB, if the
 /// system reports one.
 fn peak_with(n: usize) -> Option<f64> {
+    peak_of(n, None).0
+}
+
+/// Builds the benchmark site with `n` posts, the first of them followed by
+/// `long` when given; its peak memory in MiB, if the system reports one, and
+/// the first post's page.
+fn peak_of(n: usize, long: Option<&str>) -> (Option<f64>, String) {
     let base =
         Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("memory-{}", std::process::id()));
     let root = base.join(format!("site-{n}"));
@@ -28,7 +35,11 @@ fn peak_with(n: usize) -> Option<f64> {
     copy_tree(&project.join("bench").join("site"), &root);
     for i in 1..=n {
         let file = root.join(format!("content/pages/posts/p{i:05}.md"));
-        std::fs::write(file, bench_post(i, n)).unwrap();
+        let mut post = bench_post(i, n);
+        if let (1, Some(long)) = (i, long) {
+            post.push_str(long);
+        }
+        std::fs::write(file, post).unwrap();
     }
     let shm = Path::new("/dev/shm");
     let out = if shm.is_dir() {
@@ -44,6 +55,7 @@ fn peak_with(n: usize) -> Option<f64> {
         .arg(&out)
         .output()
         .unwrap();
+    let first = std::fs::read_to_string(out.join("posts/p00001/index.html")).unwrap_or_default();
     let _ = std::fs::remove_dir_all(&out);
     let _ = std::fs::remove_dir_all(&root);
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -52,7 +64,7 @@ fn peak_with(n: usize) -> Option<f64> {
         "{stdout}{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    peak_in(&stdout)
+    (peak_in(&stdout), first)
 }
 
 /// The peak that `site build --verbose` printed. Linux always reports one (the
@@ -96,5 +108,52 @@ fn a_post_adds_no_more_memory_than_it_did() {
         per_post <= LIMIT,
         "a post adds {per_post:.2} KiB to the build's peak memory (at most {LIMIT}): \
          {small:.1} MiB with 1,000 posts, {large:.1} MiB with 10,000"
+    );
+}
+
+/// A long page is held about once, as its source and its HTML, while it is
+/// read, rendered, written and hashed for the search index: never as whole
+/// copies of its HTML beside the body it was made from. Its page is the same
+/// as a short one's around the body.
+#[test]
+fn a_long_page_is_held_about_once() {
+    let paragraphs = 120_000;
+    let long: String = (0..paragraphs)
+        .map(|i| {
+            format!("Paragraph {i} of a long reference page, with words to read and index.\n\n")
+        })
+        .collect();
+    let size = long.len() as f64 / (1024.0 * 1024.0);
+    let (Some(short), _) = peak_of(100, None) else {
+        eprintln!("this system reports no peak memory: nothing to compare (never on Linux)");
+        return;
+    };
+    let (Some(with_long), page) = peak_of(100, Some(&long)) else {
+        return;
+    };
+    assert!(
+        page.contains("<p>Paragraph 0 of a long reference page"),
+        "{}",
+        &page[..page.len().min(2000)]
+    );
+    assert!(page.contains(&format!("<p>Paragraph {} of", paragraphs - 1)));
+    assert!(
+        page.trim_end().ends_with("</html>"),
+        "the page ends after its body"
+    );
+    assert!(
+        !page.contains('\u{0}'),
+        "no mark of the body's place is left"
+    );
+    let html = page.len() as f64 / (1024.0 * 1024.0);
+    let added = with_long - short;
+    eprintln!("a page of {size:.1} MiB of Markdown ({html:.1} MiB of HTML) adds {added:.1} MiB to the peak");
+    // Its source and its HTML once each, and some room: a whole copy of the
+    // page's HTML more would pass it.
+    let bound = size + 2.0 * html;
+    assert!(
+        added <= bound,
+        "a page of {size:.1} MiB of Markdown ({html:.1} MiB of HTML) adds {added:.1} MiB to the build's peak memory, \
+         more than {bound:.1} MiB: its HTML is held more than once"
     );
 }

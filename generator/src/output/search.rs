@@ -92,9 +92,12 @@ fn pages_hash(indexer: &Path, site: &Path) -> String {
     for page in pages {
         let rel = page.path().strip_prefix(site).unwrap_or(page.path());
         h.update(rel.to_string_lossy().as_bytes());
-        let bytes = std::fs::read(page.path()).unwrap_or_default();
-        h.update(&(bytes.len() as u64).to_le_bytes());
-        h.update(&bytes);
+        // Read in pieces: a page may be a long article's 170 MB.
+        let len = page.metadata().map_or(0, |m| m.len());
+        h.update(&len.to_le_bytes());
+        if let Ok(file) = std::fs::File::open(page.path()) {
+            let _ = h.update_reader(file);
+        }
     }
     h.finalize().to_hex()[..16].to_string()
 }
