@@ -50,9 +50,11 @@ help:
 	@echo "make bench-guard   fails when the build's time or memory against Hugo's is over its bound"
 	@echo "make fuzz    each fuzz target for FUZZ_SECONDS (default 120) seconds"
 
-# npm ci from the committed lockfile, again whenever the lockfile changes. Any
-# npm that runs (npm 10 or newer) installs the project's Node.js with the rest.
-node_modules/.installed: package.json package-lock.json .node-version
+# npm ci from the committed lockfile, again whenever the lockfile or a patch
+# changes: npm ci ends by applying patches/ to the packages they name
+# (patch-package, package.json's postinstall). Any npm that runs (npm 10 or
+# newer) installs the project's Node.js with the rest.
+node_modules/.installed: package.json package-lock.json .node-version $(wildcard patches/*.patch)
 	@$(PHASE) "npm ci (the project's Node.js and packages)" npm ci --no-audit --no-fund --loglevel=error
 	@found=$$(node --version); if [ "$${found%%.*}" != "v$(NODE_MAJOR)" ]; then \
 	  echo "Node.js $(NODE_VERSION) is needed, found $$found: install Node.js $(NODE_MAJOR) (npm ci provides it on x64 Linux)"; exit 1; fi

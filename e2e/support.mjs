@@ -146,7 +146,10 @@ export async function startServer({ siteRoot = root, env = {}, keepRoot = false,
         }
         const left = until - Date.now();
         if (left <= 0) throw new Error(`no build of site serve gave ${what} in ${limit / 1000} s; last: ${String(last).slice(0, 500)}\n${stderr.slice(-1500)}`);
-        await Promise.race([next, new Promise((r) => setTimeout(r, left))]);
+        // The deadline's timer goes with the wait, or it would hold the test's process open until it fires.
+        let timer;
+        await Promise.race([next, new Promise((r) => (timer = setTimeout(r, left)))]);
+        clearTimeout(timer);
       }
     },
     async stop() {

@@ -6,6 +6,22 @@
 const BASE = "/__site/files";
 const HEADERS = { "X-Site-Editor": "1" };
 
+/** Told each content file's text as it is read or written here, and when it is gone. */
+type Listener = (path: string, text: string | undefined) => void;
+let listener: Listener | undefined;
+
+/** Who is told each content file's text (files.ts, which edits each file as it is). */
+export function onText(listen: Listener): void {
+  listener = listen;
+}
+
+const isText = (path: string) => /\.(ya?ml|md)$/i.test(path);
+const decoder = new TextDecoder();
+
+function told(path: string, bytes: ArrayBuffer | undefined): void {
+  if (listener && isText(path)) listener(path, bytes === undefined ? undefined : decoder.decode(bytes));
+}
+
 type Kind = "file" | "directory";
 
 async function call(path: string, init: RequestInit = {}): Promise<Response> {
@@ -57,7 +73,9 @@ class Writable {
     this.chunks.push(typeof data === "object" && data !== null && "type" in data && (data as { type: string }).type === "write" ? (data as { data: BlobPart }).data : (data as BlobPart));
   }
   async close(): Promise<void> {
-    await call(this.file.path, { method: "PUT", body: new Blob(this.chunks) });
+    const body = new Blob(this.chunks);
+    await call(this.file.path, { method: "PUT", body });
+    told(this.file.path, await body.arrayBuffer());
   }
   async abort(): Promise<void> {
     this.chunks = [];
@@ -71,7 +89,9 @@ export class FileHandle extends Handle {
   async getFile(): Promise<File> {
     const response = await call(this.path);
     const modified = Number(response.headers.get("Last-Modified")) || Date.now();
-    return new File([await response.arrayBuffer()], this.name, { lastModified: modified, type: typeOf(this.name) });
+    const bytes = await response.arrayBuffer();
+    told(this.path, bytes);
+    return new File([bytes], this.name, { lastModified: modified, type: typeOf(this.name) });
   }
   async createWritable(): Promise<Writable> {
     return new Writable(this);
@@ -82,6 +102,8 @@ export class FileHandle extends Handle {
     const bytes = await (await call(this.path)).arrayBuffer();
     await call(target, { method: "PUT", body: bytes });
     await call(this.path, { method: "DELETE" });
+    told(target, bytes);
+    told(this.path, undefined);
     (this as { path: string }).path = target;
     (this as { name: string }).name = target.split("/").pop() ?? this.name;
   }
@@ -140,6 +162,7 @@ export class DirectoryHandle extends Handle {
       }
     }
     await call(path, { method: "DELETE" });
+    told(path, undefined);
   }
 }
 

@@ -1,18 +1,22 @@
 // The content editor at /admin/: Sveltia CMS, with the site's formats (a save
-// keeps the rest of the file as it was), a field for values its widgets cannot
-// describe, and, under `site serve`, the site's folder to work in.
+// keeps the rest of the file as it was), its languages (a translation records
+// its source when saved), a field for values its widgets cannot describe, and,
+// under `site serve`, the site's folder to work in.
 
 import { parse, stringify } from "yaml";
 import { createElement } from "react";
-import { forgetRememberedFolders, siteFolder } from "./folder.ts";
-import { type Data, Originals, setDefaults, readFrontMatter, readYaml, saveFrontMatter, saveYaml } from "./kept.ts";
+import { Files } from "./files.ts";
+import { forgetRememberedFolders, onText, siteFolder } from "./folder.ts";
+import { type Data, setDefaults } from "./kept.ts";
 import { loadPreview, PagePreview, setDraftText } from "./preview.ts";
+import { beforeSave, draftText, loadTranslations, recordControl } from "./translations.ts";
 
 type CMS = {
   init(options?: object): void;
   registerCustomFormat(name: string, extension: string, format: { fromFile(text: string): Data; toFile(data: Data): string }): void;
   registerFieldType(name: string, control: unknown, preview?: unknown): void;
   registerPreviewTemplate(name: string, component: unknown): void;
+  registerEventListener(listener: { name: string; handler(args: { entry: never }): unknown }): void;
 };
 
 declare global {
@@ -65,31 +69,6 @@ async function fieldDefaults(): Promise<Record<string, unknown>> {
   return found;
 }
 
-/**
- * A format that saves by editing the file it read: the editor hands a format
- * only data, so the files read are remembered and the nearest one is edited.
- */
-function kept(read: (text: string) => Data, save: (text: string | undefined, data: Data) => string) {
-  const originals = new Originals();
-  return {
-    fromFile(text: string): Data {
-      const data = read(text);
-      originals.remember(text, data);
-      return data;
-    },
-    toFile(data: Data): string {
-      const before = originals.of(data);
-      const text = save(before, data);
-      originals.replace(before, text, data);
-      return text;
-    },
-    /** The text a save would write, for the preview: nothing is remembered. */
-    draft(data: Data): string {
-      return save(originals.of(data), data);
-    },
-  };
-}
-
 async function start(): Promise<void> {
   const tag = document.querySelector<HTMLScriptElement>("script[data-cms]");
   const src = tag?.dataset.cms;
@@ -99,21 +78,28 @@ async function start(): Promise<void> {
     await forgetRememberedFolders();
     Object.assign(window, { showDirectoryPicker: async () => siteFolder() });
   }
+  const files = new Files(served);
+  if (served) onText((path, text) => files.known(path, text));
   window.CMS_MANUAL_INIT = true;
   await load(src);
   const cms = window.CMS;
   if (!cms) throw new Error("the editor did not start");
   setDefaults(await fieldDefaults());
-  const yaml = kept(readYaml, saveYaml);
-  const markdown = kept(readFrontMatter, saveFrontMatter);
-  cms.registerCustomFormat("yaml-kept", "yaml", yaml);
-  cms.registerCustomFormat("kept-frontmatter", "md", markdown);
+  await loadTranslations();
+  cms.registerCustomFormat("yaml-kept", "yaml", files.format(false));
+  cms.registerCustomFormat("kept-frontmatter", "md", files.format(true));
   cms.registerFieldType("yaml", YamlField);
+  cms.registerFieldType("translation", recordControl(files));
+  // Each file of the entry is decided where every language's values are at hand.
+  cms.registerEventListener({ name: "preSave", handler: ({ entry }) => beforeSave(files, entry) });
   if (served) {
-    setDraftText((path, data) => (path.endsWith(".md") ? markdown : yaml).draft(data));
+    setDraftText((path, data, others) => draftText(files, path, data, others));
     for (const name of Object.keys((await loadPreview()).folders)) cms.registerPreviewTemplate(name, PagePreview);
   }
-  cms.init();
+  // Under `site serve` the editor works in the site's folder: its GitHub
+  // backend points at the site itself (which it never asks), so it asks no
+  // other host, GitHub's status page included.
+  cms.init(served ? { config: { backend: { api_root: `${location.origin}/__site/github` } } } : undefined);
 }
 
 start().catch((error: unknown) => {

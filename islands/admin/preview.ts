@@ -1,20 +1,25 @@
 // The preview beside the editor under `site serve`: the page the entry makes,
-// rendered by `site serve` from the text the editor would save, as the editor
-// types (`POST /__site/preview`), and again when the site around it is rebuilt
-// (the server-sent events of live reload). When the text does not build, the
-// build's own errors are shown, with file, line and field. A page is shown from
-// its HTML (`srcdoc`), because the site's pages may not be framed.
+// in the language shown, rendered by `site serve` from the text the editor
+// would save, as the editor types (`POST /__site/preview`), and again when the
+// site around it is rebuilt (the server-sent events of live reload). When the
+// text does not build, the build's own errors are shown, with file, line and
+// field; what the build says of a page it builds (a translation older than its
+// source) is shown above the page. A page is shown from its HTML (`srcdoc`),
+// because the site's pages may not be framed.
 
 import { createElement } from "react";
 import type { Data } from "./kept.ts";
+import { localePath } from "./translations.ts";
 
 type Preview = {
   routes: Record<string, string>;
   /** Each folder collection (each with a page preview): its folder and file extension, for an entry not saved yet. */
   folders: Record<string, { folder: string; extension?: string }>;
 };
-/** The text the editor would save for `data`, the entry at `path`. */
-type DraftText = (path: string, data: Data) => string;
+/** The text the editor would save for `data`, the entry at `path`, with the entry's other languages' values. */
+type DraftText = (path: string, data: Data, others: Others) => string;
+/** An entry's values in its other languages, by language. */
+type Others = Record<string, { data?: Data }> | undefined;
 
 /** How long the preview waits after a keystroke for the next. */
 const TYPING_PAUSE_MS = 150;
@@ -22,7 +27,7 @@ const TYPING_PAUSE_MS = 150;
 const frames = new Map<HTMLIFrameElement, string>();
 /** Where each frame's page was scrolled to, kept across its new pages (and gone with the frame). */
 const scrolled = new WeakMap<HTMLIFrameElement, number>();
-const drafts = new Map<string, Data>();
+const drafts = new Map<string, { data: Data; others: Others }>();
 const timers = new Map<string, ReturnType<typeof setTimeout>>();
 /** The latest preview asked for each path: an older answer is dropped. */
 const asked = new Map<string, number>();
@@ -46,23 +51,28 @@ export function setDraftText(text: DraftText): void {
   draftText = text;
 }
 
-/** The served page's HTML, to stand in an iframe of the editor's page. */
-export function framed(html: string, route: string): string {
+/** The served page's HTML, to stand in an iframe of the editor's page, with what the build says of it above it. */
+export function framed(html: string, route: string, warnings: string[] = []): string {
+  const said =
+    warnings.length === 0
+      ? ""
+      : `<aside role="status" data-build-warnings style="all:initial;display:block;position:relative;z-index:2147483647;font:14px/1.5 system-ui,sans-serif;color:#1c2330;background:#fff4d6;border-block-end:2px solid #d9a400;padding:.75rem 1rem"><strong style="display:block;margin-block-end:.25rem">The build says</strong><pre style="margin:0;white-space:pre-wrap;font:12px/1.5 ui-monospace,monospace">${escape(warnings.join("\n"))}</pre></aside>`;
   return html
     .replace(/<script[^>]*src="\/__site\/live\.js"[^>]*><\/script>/, "")
-    .replace(/<head([^>]*)>/i, `<head$1><base href="${route}">`);
+    .replace(/<head([^>]*)>/i, `<head$1><base href="${route}">`)
+    .replace(/<body([^>]*)>/i, `<body$1>${said}`);
 }
 
 /** The HTML the preview of `path` shows now. */
-async function page(path: string, data: Data | undefined): Promise<string> {
-  if (data && draftText) {
+async function page(path: string, draft: { data: Data; others: Others } | undefined): Promise<string> {
+  if (draft && draftText) {
     const response = await fetch("/__site/preview", {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-Site-Editor": "1" },
-      body: JSON.stringify({ path, text: draftText(path, data) }),
+      body: JSON.stringify({ path, text: draftText(path, draft.data, draft.others) }),
     });
-    const answer = (await response.json()) as { route?: string; html?: string; error?: string };
-    if (answer.html !== undefined) return framed(answer.html, answer.route ?? "/");
+    const answer = (await response.json()) as { route?: string; html?: string; error?: string; warnings?: string[] };
+    if (answer.html !== undefined) return framed(answer.html, answer.route ?? "/", answer.warnings);
     return message("The page does not build", answer.error ?? `The server answered ${response.status}.`);
   }
   const route = (await loadPreview()).routes[path];
@@ -109,11 +119,11 @@ async function refresh(path: string): Promise<void> {
 }
 
 /** The entry's data changed: its preview follows once typing pauses. */
-function changed(path: string, data: Data | undefined): void {
+function changed(path: string, data: Data | undefined, others: Others): void {
   if (!data) return;
   const before = drafts.get(path);
-  drafts.set(path, data);
-  if (before !== undefined && JSON.stringify(before) === JSON.stringify(data)) return;
+  drafts.set(path, { data, others });
+  if (before !== undefined && JSON.stringify(before) === JSON.stringify({ data, others })) return;
   clearTimeout(timers.get(path));
   timers.set(path, setTimeout(() => void refresh(path), TYPING_PAUSE_MS));
 }
@@ -129,7 +139,7 @@ function listen(): void {
   for (const name of ["reload", "build-ok", "build-error"]) events.addEventListener(name, again);
 }
 
-type Entry = { get?(key: string): unknown; path?: string; data?: unknown; collection?: string; slug?: string };
+type Entry = { get?(key: string): unknown; path?: string; data?: unknown; i18n?: unknown; collection?: string; slug?: string };
 
 const field = (entry: Entry | undefined, key: "path" | "collection" | "slug"): string =>
   String((typeof entry?.get === "function" ? entry.get(key) : entry?.[key]) ?? "");
@@ -144,31 +154,43 @@ export function slugOf(title: string): string {
     .replace(/^-+|-+$/g, "");
 }
 
-/** The file of an entry: its own, or for one not saved yet, where a save would put it. */
-function pathOf(entry: Entry | undefined, data: Data | undefined, preview: Preview | undefined): string {
+/**
+ * The file of an entry in the language shown: its own, or for one not saved
+ * yet (a new entry, or a language new to it), where a save would put it.
+ */
+function pathOf(entry: Entry | undefined, data: Data | undefined, preview: Preview | undefined, language: string): string {
   const path = field(entry, "path");
-  if (path) return path;
+  // An entry new to the language shown has its name alone.
+  if (/\.[^./]+$/.test(path)) return path;
   const place = preview?.folders?.[field(entry, "collection")];
   if (!place) return "";
   const name = field(entry, "slug") || slugOf(String(data?.title ?? "")) || "new-entry";
-  return `${place.folder}/${name}.${place.extension ?? "md"}`;
+  return localePath(`${place.folder}/${name}.${place.extension ?? "md"}`, language);
 }
 
+const plain = (value: unknown): unknown =>
+  value && typeof (value as { toJS?: unknown }).toJS === "function" ? (value as { toJS(): unknown }).toJS() : value;
+
 function dataOf(entry: Entry | undefined): Data | undefined {
-  const data = typeof entry?.get === "function" ? entry.get("data") : entry?.data;
-  const plain = data && typeof (data as { toJS?: unknown }).toJS === "function" ? (data as { toJS(): unknown }).toJS() : data;
-  return plain && typeof plain === "object" ? (plain as Data) : undefined;
+  const data = plain(typeof entry?.get === "function" ? entry.get("data") : entry?.data);
+  return data && typeof data === "object" ? (data as Data) : undefined;
+}
+
+/** The entry's values in its other languages. */
+function othersOf(entry: Entry | undefined): Others {
+  const others = plain(typeof entry?.get === "function" ? entry.get("i18n") : entry?.i18n);
+  return others && typeof others === "object" ? (others as Others) : undefined;
 }
 
 let known: Preview | undefined;
 
-/** The preview of an entry: its page as the editor has it. */
-export function PagePreview(props: { entry?: Entry }) {
+/** The preview of an entry: its page as the editor has it, in the language of the editor's preview pane. */
+export function PagePreview(props: { entry?: Entry; document?: Document }) {
   const entry = props.entry;
   const data = dataOf(entry);
   void loadPreview().then((p) => (known = p));
-  const path = pathOf(entry, data, known);
-  if (path) changed(path, data);
+  const path = pathOf(entry, data, known, props.document?.documentElement.lang ?? "");
+  if (path) changed(path, data, othersOf(entry));
   return createElement("iframe", {
     title: "Page preview",
     style: { width: "100%", height: "100%", minHeight: "80vh", border: "0", background: "#fff" },

@@ -36,7 +36,7 @@ pub fn preview(
     // Listing pages are made anew, so the kept ones stay as the last build left them.
     let published = publish(&mut content, options, &mut session.listing_pages.clone())?;
     let unusable = session.unusable.clone();
-    references(root, &content, session, &unusable, &published)?;
+    let warnings = references(root, &content, session, &unusable, &published)?;
     let (settings, _) = resolve(root, options, &mut content)?;
     let Some(page) = content.pages.iter().find(|p| p.source == file).cloned() else {
         return Err(vec![Diagnostic::new(
@@ -54,10 +54,17 @@ pub fn preview(
         .render_page(&page, &render::Keep)
         .map_err(|d| vec![d])?;
     made.ssr.save();
+    // The page's own warnings (a translation older than its source, a link to
+    // no page), which the editor shows as the build says them.
+    let warnings: Vec<Diagnostic> = warnings.into_iter().filter(|w| w.file == file).collect();
     match rendered.body {
         render::Body::Kept { html, .. } => Ok(Preview {
             route: page.route.clone(),
             html: html.to_string(),
+            warnings: match warnings.is_empty() {
+                true => Vec::new(),
+                false => vec![crate::diagnostics::render_each(&warnings, false)],
+            },
         }),
         render::Body::Written(_) => Err(vec![Diagnostic::new(file, "the page was not kept")]),
     }

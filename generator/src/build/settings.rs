@@ -32,7 +32,9 @@ pub(super) fn resolve(
     let rules = headers::rules(&headers::Policy {
         storage_origin: headers::origin(&content.config.storage.url),
         production: resolved.production,
-        editor: editor.then(|| crate::editor::content_security_policy(&content.config.admin)),
+        editor: editor.then(|| {
+            crate::editor::content_security_policy(&content.config.admin, options.serving)
+        }),
     });
     let render = Settings {
         base_url: resolved.base_url.clone(),

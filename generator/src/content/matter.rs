@@ -54,6 +54,8 @@ macro_rules! matter {
         matter!(@field $meta $name [$($done)*
             $(#[doc = $doc])+
             #[serde(default)]
+            // A translation may wait while its source is out, or be out first.
+            #[schemars(extend("x-i18n" = "own"))]
             pub draft: bool,
         ] $($rest)*);
     };

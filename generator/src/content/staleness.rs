@@ -301,6 +301,58 @@ mod tests {
         assert_eq!(changed(&prints(&removed), &record), ["description"]);
     }
 
+    /// The table the editor's script is held to as well (islands/admin/fingerprint.test.ts).
+    #[test]
+    fn the_fingerprints_are_those_of_the_shared_table() {
+        let table: serde_json::Value =
+            serde_json::from_str(include_str!("../../tests/fingerprints.json")).unwrap();
+        for case in table["words"].as_array().unwrap() {
+            let text = case["text"].as_str().unwrap();
+            assert_eq!(words_fingerprint(text), case["fingerprint"], "{text:?}");
+        }
+        for case in table["files"].as_array().unwrap() {
+            let kind = match case["kind"].as_str().unwrap() {
+                "page" => Kind::Page,
+                "article" => Kind::Article,
+                "event" => Kind::Event,
+                "job" => Kind::Job,
+                _ => Kind::Document,
+            };
+            let text = case["text"].as_str().unwrap();
+            let print = fingerprint_of_text(kind, text).unwrap();
+            assert_eq!(serde_json::json!(print), case["fingerprint"], "{text}");
+            // The editor's side is given the rules the table names: the models' own.
+            let model = serde_json::to_value(kind.shape()).unwrap();
+            let named = &table["shapes"][case["kind"].as_str().unwrap()];
+            assert!(
+                part_of(named, &model),
+                "{kind:?}: {named} is not the models' rules"
+            );
+        }
+    }
+
+    /// Whether `part` (a shape as serde writes it) says what `whole` says of each field it names.
+    fn part_of(part: &serde_json::Value, whole: &serde_json::Value) -> bool {
+        let named = |list: &serde_json::Value, name: &serde_json::Value| {
+            list.as_array()
+                .and_then(|l| l.iter().find(|pair| pair[0] == *name))
+                .map(|pair| pair[1].clone())
+        };
+        let each = |key: &str| {
+            part[key].as_array().is_some_and(|pairs| {
+                pairs.iter().all(|pair| {
+                    named(&whole[key], &pair[0]).is_some_and(|inner| part_of(&pair[1], &inner))
+                })
+            })
+        };
+        match () {
+            _ if part.get("value").is_some() => part == whole,
+            _ if part.get("list").is_some() => part_of(&part["list"], &whole["list"]),
+            _ if part.get("fields").is_some() => each("fields"),
+            _ => each("typed"),
+        }
+    }
+
     #[test]
     fn the_words_fingerprint_is_fnv_1a_of_the_words() {
         // FNV-1a of "" and of "a", the algorithm's published values.

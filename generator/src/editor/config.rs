@@ -2,22 +2,24 @@
 //! derived from the same JSON Schemas the build checks content against, so the
 //! editor offers every field the models have and refuses what they refuse.
 //! This file lays out the collections (one per kind of content file); each
-//! collection's fields come from `widgets.rs`.
+//! collection's fields come from `widgets.rs`, what each is to a translation
+//! from `languages.rs`, and the words files' fields from `strings.rs`.
+
+use std::path::Path;
 
 use serde_json::{json, Value};
 
-use super::widgets::{fields, label, MEDIA_FOLDER, PUBLIC_FOLDER};
+use super::widgets::{
+    fields, label, FRONT_MATTER_FORMAT, MEDIA_FOLDER, PUBLIC_FOLDER, YAML_FORMAT,
+};
+use super::{languages, strings};
 use crate::content::publishing::CollectionKind;
+use crate::content::translatable::Kind;
 use crate::content::Content;
-
-/// The custom formats `islands/admin/` registers: YAML and front matter saved
-/// by editing the file's own document, so a save changes only what was changed.
-pub const YAML_FORMAT: &str = "yaml-kept";
-pub const FRONT_MATTER_FORMAT: &str = "kept-frontmatter";
 
 /// The schema a schema file's fields come from.
 /// The schemas are made once: `site serve` makes the configuration on every save.
-fn schema(name: &str) -> Value {
+pub(super) fn schema(name: &str) -> Value {
     static SCHEMAS: std::sync::OnceLock<Vec<(&'static str, Value)>> = std::sync::OnceLock::new();
     SCHEMAS
         .get_or_init(|| {
@@ -32,61 +34,66 @@ fn schema(name: &str) -> Value {
         .unwrap_or(Value::Null)
 }
 
-/// The whole configuration: the backend, where pictures go, and a collection
-/// for each kind of content file.
-pub fn config(content: &Content, backend: Value) -> Value {
-    json!({
+/// The whole configuration: the backend, where pictures go, the languages, and
+/// a collection for each kind of content file; and each folder collection's
+/// kind of page file, for the editor's script (`languages.rs`).
+pub fn config(root: &Path, content: &Content, backend: Value) -> (Value, Vec<(String, Kind)>) {
+    let (collections, kinds) = collections(root, content);
+    let mut config = json!({
         "backend": backend,
         "media_folder": MEDIA_FOLDER,
         "public_folder": PUBLIC_FOLDER,
         // Pictures are the site's own files: no stock photos, no addresses elsewhere.
         "media_libraries": { "stock_assets": false },
-        "collections": collections(content),
-    })
+        "collections": collections,
+    });
+    if let Some(i18n) = languages::i18n(content.languages()) {
+        config["i18n"] = i18n;
+    }
+    (config, kinds)
 }
 
-fn collections(content: &Content) -> Vec<Value> {
-    let page = schema("page.schema.json");
-    let front_matter = schema("front-matter.schema.json");
-    let mut out = vec![
-        folder(
-            "pages",
-            "Pages",
-            "content/pages",
-            "yaml",
-            YAML_FORMAT,
-            fields(&page, &page),
-        ),
-        with_preview(
-            folder(
-                "documents",
-                "Documents",
-                "content/pages",
-                "md",
-                FRONT_MATTER_FORMAT,
-                with_body(fields(&front_matter, &front_matter)),
-            ),
-            "{{slug}}/",
-        ),
+/// A folder collection of one kind of page file.
+struct Folder<'a> {
+    name: String,
+    label: String,
+    folder: String,
+    kind: Kind,
+    /// The folder of its entries' addresses (`insights` for `insights/{{slug}}/`),
+    /// which the editor links to. Pages have none: Home, `index.yaml`, is at
+    /// `/`, which no path template of the editor can say.
+    preview: Option<&'a str>,
+}
+
+fn collections(root: &Path, content: &Content) -> (Vec<Value>, Vec<(String, Kind)>) {
+    let mut folders = vec![
+        Folder {
+            name: "pages".into(),
+            label: "Pages".into(),
+            folder: "content/pages".into(),
+            kind: Kind::Page,
+            preview: None,
+        },
+        Folder {
+            name: "documents".into(),
+            label: "Documents".into(),
+            folder: "content/pages".into(),
+            kind: Kind::Document,
+            preview: Some(""),
+        },
     ];
     for collection in &content.config.collections {
-        let file = match collection.kind {
-            CollectionKind::Articles => "article.schema.json",
-            CollectionKind::Events => "event.schema.json",
-            CollectionKind::Jobs => "job.schema.json",
-        };
-        let schema = schema(file);
-        out.push(with_preview(
-            folder(
-                &collection.name,
-                &label(&collection.name),
-                &format!("content/pages/{}", collection.name),
-                "md",
-                FRONT_MATTER_FORMAT,
-                with_body(fields(&schema, &schema)),
-            ),
-            &format!("{}/{{{{slug}}}}/", collection.name),
-        ));
+        folders.push(Folder {
+            name: collection.name.clone(),
+            label: label(&collection.name),
+            folder: format!("content/pages/{}", collection.name),
+            kind: match collection.kind {
+                CollectionKind::Articles => Kind::Article,
+                CollectionKind::Events => Kind::Event,
+                CollectionKind::Jobs => Kind::Job,
+            },
+            preview: Some(&collection.name),
+        });
     }
     // Pages kept in a folder that is no collection (`services/cloud.md`).
     let collections: Vec<&str> = content
@@ -95,7 +102,7 @@ fn collections(content: &Content) -> Vec<Value> {
         .iter()
         .map(|c| c.name.as_str())
         .collect();
-    let mut folders = std::collections::BTreeMap::<String, (bool, bool)>::new();
+    let mut kept = std::collections::BTreeMap::<String, (bool, bool)>::new();
     for page in &content.pages {
         let Some(rel) = page.source.strip_prefix("content/pages/") else {
             continue;
@@ -106,40 +113,50 @@ fn collections(content: &Content) -> Vec<Value> {
         if collections.contains(&dir) {
             continue;
         }
-        let kinds = folders.entry(dir.to_string()).or_default();
+        let kinds = kept.entry(dir.to_string()).or_default();
         match rel.ends_with(".md") {
             true => kinds.0 = true,
             false => kinds.1 = true,
         }
     }
-    for (dir, (markdown, blocks)) in folders {
+    for (dir, (markdown, blocks)) in &kept {
         let name = dir.replace('/', "-");
-        if markdown {
-            out.push(with_preview(
-                folder(
-                    &name,
-                    &format!("{} pages", label(&dir)),
-                    &format!("content/pages/{dir}"),
-                    "md",
-                    FRONT_MATTER_FORMAT,
-                    with_body(fields(&front_matter, &front_matter)),
-                ),
-                &format!("{dir}/{{{{slug}}}}/"),
-            ));
+        if *markdown {
+            folders.push(Folder {
+                name: name.clone(),
+                label: format!("{} pages", label(dir)),
+                folder: format!("content/pages/{dir}"),
+                kind: Kind::Document,
+                preview: Some(dir),
+            });
         }
-        if blocks {
-            out.push(with_preview(
-                folder(
-                    &format!("{name}-blocks"),
-                    &format!("{} pages of blocks", label(&dir)),
-                    &format!("content/pages/{dir}"),
-                    "yaml",
-                    YAML_FORMAT,
-                    fields(&page, &page),
-                ),
-                &format!("{dir}/{{{{slug}}}}/"),
-            ));
+        if *blocks {
+            folders.push(Folder {
+                name: format!("{name}-blocks"),
+                label: format!("{} pages of blocks", label(dir)),
+                folder: format!("content/pages/{dir}"),
+                kind: Kind::Page,
+                preview: Some(dir),
+            });
         }
+    }
+    let default = content.languages().default_language().code();
+    let mut out = Vec::new();
+    let mut kinds = Vec::new();
+    for f in &folders {
+        let mut collection = folder(f, default, content.languages().many());
+        if let Some(dir) = f.preview {
+            let path = match dir {
+                "" => "{{slug}}/".to_string(),
+                dir => format!("{dir}/{{{{slug}}}}/"),
+            };
+            collection["preview_path"] = json!(path);
+        }
+        out.push(collection);
+        kinds.push((f.name.clone(), f.kind));
+    }
+    if let Some(words) = strings::collection(root, content) {
+        out.push(words);
     }
     let site = schema("site.schema.json");
     out.push(json!({
@@ -153,21 +170,32 @@ fn collections(content: &Content) -> Vec<Value> {
             "fields": fields(&site, &site),
         }],
     }));
-    out
+    (out, kinds)
 }
 
-fn folder(
-    name: &str,
-    label: &str,
-    folder: &str,
-    extension: &str,
-    format: &str,
-    fields: Vec<Value>,
-) -> Value {
-    json!({
-        "name": name,
-        "label": label,
-        "folder": folder,
+/// A folder collection: its files, each one page, in its kind's fields; with
+/// languages, one entry per page whatever its translations, each field told
+/// what it is to a translation.
+fn folder(f: &Folder, default: &str, many: bool) -> Value {
+    let schema = schema(match f.kind {
+        Kind::Page => "page.schema.json",
+        Kind::Document => "front-matter.schema.json",
+        Kind::Article => "article.schema.json",
+        Kind::Event => "event.schema.json",
+        Kind::Job => "job.schema.json",
+    });
+    let mut fields = fields(&schema, &schema);
+    let (extension, format) = match f.kind {
+        Kind::Page => ("yaml", YAML_FORMAT),
+        _ => {
+            fields = with_body(fields);
+            ("md", FRONT_MATTER_FORMAT)
+        }
+    };
+    let mut collection = json!({
+        "name": f.name,
+        "label": f.label,
+        "folder": f.folder,
         "extension": extension,
         "format": format,
         "create": true,
@@ -175,15 +203,18 @@ fn folder(
         "slug": "{{slug}}",
         "identifier_field": "title",
         "summary": "{{title}}",
-        "fields": fields,
-    })
-}
-
-/// Where an entry's page is, from the site's address or a draft's preview: the
-/// editor links to it. (Pages have none: Home, `index.yaml`, is at `/`, which
-/// no path template of the editor can say.)
-fn with_preview(mut collection: Value, path: &str) -> Value {
-    collection["preview_path"] = json!(path);
+    });
+    match many {
+        true => {
+            // Every field has its model's rule (a test holds each model to it).
+            languages::localize(&mut fields, f.kind, default);
+            collection["i18n"] = json!(true);
+            // Each page once, with the languages it is in.
+            collection["summary"] = json!("{{title}} · {{locales}}");
+        }
+        false => languages::without_record(&mut fields),
+    }
+    collection["fields"] = json!(fields);
     collection
 }
 

@@ -10,7 +10,9 @@ mod cms;
 pub mod config;
 pub mod folder;
 mod guard;
+pub mod languages;
 pub mod preview;
+mod strings;
 mod widgets;
 
 use std::path::{Path, PathBuf};
@@ -33,19 +35,30 @@ pub const ENTRY: &str = "islands/admin/main.ts";
 pub const CMS_PACKAGE: &str = "@sveltia/cms";
 
 /// The editor's Content-Security-Policy, in place of the site's on `/admin/`:
-/// Sveltia CMS sets styles inline, reads pictures it was given as `data:` and
-/// `blob:` URLs, and speaks to GitHub's API (and its status page). Scripts are
-/// still the site's own.
-pub fn content_security_policy(admin: &Admin) -> String {
-    let api = admin
-        .api_root
-        .as_deref()
-        .map(crate::output::headers::origin)
-        .unwrap_or_else(|| "https://api.github.com".to_string());
+/// Sveltia CMS sets styles inline and reads pictures it was given as `data:`
+/// and `blob:` URLs. On the live site it speaks to GitHub's API (and its
+/// status page) and shows the editor's GitHub picture; under `site serve`
+/// (`serving`) it works in the site's folder and asks no other host. Scripts
+/// are the site's own.
+pub fn content_security_policy(admin: &Admin, serving: bool) -> String {
+    let (pictures, hosts) = match serving {
+        true => (String::new(), String::new()),
+        false => {
+            let api = admin
+                .api_root
+                .as_deref()
+                .map(crate::output::headers::origin)
+                .unwrap_or_else(|| "https://api.github.com".to_string());
+            (
+                " https://avatars.githubusercontent.com".to_string(),
+                format!(" {api} https://www.githubstatus.com"),
+            )
+        }
+    };
     format!(
         "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
-         img-src 'self' data: blob: https://avatars.githubusercontent.com; \
-         connect-src 'self' data: blob: {api} https://www.githubstatus.com; font-src 'self'; \
+         img-src 'self' data: blob:{pictures}; \
+         connect-src 'self' data: blob:{hosts}; font-src 'self'; \
          frame-src 'self' blob:; object-src 'none'; base-uri 'self'; form-action 'self'; \
          frame-ancestors 'none'"
     )
@@ -148,7 +161,7 @@ pub fn files(
     // Versioned, because the editor finds its chunk beside its own script.
     let cms = format!("admin/cms/{version}");
     let backend = backend(&content.config.admin, &content.config.name, serving)?;
-    let mut config = config::config(content, backend);
+    let (mut config, kinds) = config::config(root, content, backend);
     let mut files_extra = Vec::new();
     if content.config.admin.publish_mode == PublishMode::EditorialWorkflow && !serving {
         config["publish_mode"] = json!("editorial_workflow");
@@ -166,7 +179,8 @@ pub fn files(
         true => String::new(),
         false => format!(
             "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n",
-            content_security_policy(&content.config.admin).replace("; frame-ancestors 'none'", "")
+            content_security_policy(&content.config.admin, serving)
+                .replace("; frame-ancestors 'none'", "")
         ),
     };
     let page = format!(
@@ -205,11 +219,17 @@ pub fn files(
             (preview.to_string() + "\n").into(),
         ));
     }
+    // What a save of a translation records of its source, from the models' rules.
+    let translations = languages::translations_file(content.languages(), &kinds);
     let mut files = vec![
         File::Text("admin/index.html".into(), page.into()),
         File::Text(
             "admin/config.yml".into(),
             (serde_json::to_string_pretty(&config).unwrap_or_default() + "\n").into(),
+        ),
+        File::Text(
+            languages::TRANSLATIONS_FILE.into(),
+            (translations.to_string() + "\n").into(),
         ),
     ];
     files.extend(files_extra);

@@ -34,6 +34,9 @@ pub struct Preview {
     /// Its address.
     pub route: String,
     pub html: String,
+    /// What the build says of the page without refusing it (a translation
+    /// older than its source, a link to no page), in the build's words.
+    pub warnings: Vec<String>,
 }
 
 /// A page as the editor has it, to preview; the answer is its [`Preview`], or
@@ -64,8 +67,9 @@ struct Asked {
 }
 
 /// `POST /__site/preview` `{"path": "content/pages/about.yaml", "text": "…"}`:
-/// `{"route", "html"}` of the page that text makes, or `{"error"}` with the
-/// build's own messages (file, line, field); 422 for a file that is no page.
+/// `{"route", "html", "warnings"}` of the page that text makes, or `{"error"}`
+/// with the build's own messages (file, line, field); 422 for a file that is
+/// no page.
 async fn preview(State(drafts): State<Drafts>, Json(asked): Json<Asked>) -> Response {
     if !has_preview(&asked.path) {
         let error = NO_PREVIEW;
@@ -85,7 +89,12 @@ async fn preview(State(drafts): State<Drafts>, Json(asked): Json<Asked>) -> Resp
         return (StatusCode::SERVICE_UNAVAILABLE, "the server is stopping").into_response();
     }
     match answer.await {
-        Ok(Ok(page)) => Json(json!({"route": page.route, "html": page.html})).into_response(),
+        Ok(Ok(page)) => Json(json!({
+            "route": page.route,
+            "html": page.html,
+            "warnings": page.warnings,
+        }))
+        .into_response(),
         // A draft the build refuses is an answer too: the build's own messages.
         Ok(Err(error)) => Json(json!({"error": error})).into_response(),
         Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "the server is stopping").into_response(),

@@ -9,6 +9,11 @@ use serde_json::{json, Map, Value};
 /// cannot describe (a string or a mapping): edited as YAML text.
 pub const YAML_WIDGET: &str = "yaml";
 
+/// The custom formats `islands/admin/` registers: YAML and front matter saved
+/// by editing the file's own document, so a save changes only what was changed.
+pub const YAML_FORMAT: &str = "yaml-kept";
+pub const FRONT_MATTER_FORMAT: &str = "kept-frontmatter";
+
 /// Where pictures go, and how pages write them.
 pub const MEDIA_FOLDER: &str = "public/images";
 pub const PUBLIC_FOLDER: &str = "/images";
