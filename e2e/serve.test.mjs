@@ -162,11 +162,17 @@ describe("live preview", () => {
     await page.goto(server.url + "/");
     await hydrated(page);
     await liveConnected(page);
-    const reloaded = page.waitForEvent("load");
-    writeFileSync(index(), readFileSync(index(), "utf8").replace("Reinvent your enterprise", "Reimagine your enterprise"));
+    const before = readFileSync(index(), "utf8");
+    let reloaded = page.waitForEvent("load");
+    writeFileSync(index(), before.replace("Reinvent your enterprise", "Reimagine your enterprise"));
     await reloaded;
     assert.match(await page.locator("h1").innerText(), /Reimagine your enterprise/);
     assert.deepEqual(problems, []);
+    // The English heading changed, so its translations are stale until the
+    // heading is back: the next tests start from a site without warnings.
+    reloaded = page.waitForEvent("load");
+    writeFileSync(index(), before);
+    await reloaded;
     await context.close();
   });
 
