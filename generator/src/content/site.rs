@@ -1,4 +1,9 @@
 //! `content/site.yaml`: company facts, navigation, footer, contact details, storage.
+//!
+//! One piece (614 lines): this is the model of one file, and its structs are
+//! read in the order an editor meets them in `site.yaml`; its doc comments
+//! become the schema and `docs/content.md`, so splitting it would scatter one
+//! file's reference across rooms.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

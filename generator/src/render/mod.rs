@@ -3,6 +3,11 @@
 //! it is rendered: the render returns HTML and writes nothing. The environment
 //! and everything templates can call are in `environment.rs`; `site serve` keeps
 //! the pages of its last build and renders again only those whose inputs changed.
+//!
+//! One piece (621 lines): the `Renderer` and its passes over the pages (the
+//! cache of the last build's pages, the errors gathered once for all pages,
+//! a page, a 404 page, the stale notice) share the renderer's private state;
+//! what stands alone is in the rooms below.
 
 mod assets;
 pub mod environment;
