@@ -301,12 +301,12 @@ def report():
     lines.append("| posts | generator | wall | CPU | peak RSS | wall ÷ Hugo | RSS ÷ Hugo |")
     lines.append("|---:|---|---:|---:|---:|---:|---:|")
     rows = build_speed()
-    for n, samples, ratio, rss_ratio in rows:
+    for n, samples, ratio, rss in rows:
         for name in ("hugo", "site", "floor", "baseline"):
             if name not in samples:
                 continue
             s = samples[name]
-            extra = (f"**{ratio:.2f}×**", f"**{rss_ratio:.2f}×**") if name == "site" else ("", "")
+            extra = (f"**{ratio:.2f}×**", f"**{rss:.2f}×**") if name == "site" else ("", "")
             lines.append(
                 f"| {n:,} | {name} | {fmt(*summary(s, 'wall'), 's')} | {fmt(*summary(s, 'cpu'), 's')} | "
                 f"{fmt(*summary(s, 'rss'), 'MiB', 0)} | {extra[0]} | {extra[1]} |"

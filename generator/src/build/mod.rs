@@ -102,7 +102,7 @@ pub struct Report {
     pub not_found: Vec<String>,
     /// Every job posting and until when it takes applications, closed ones too
     /// (for `site serve`'s applications table).
-    pub openings: Vec<crate::forms::applications::Opening>,
+    pub openings: Vec<crate::content::openings::Opening>,
 }
 
 /// The browser entries the build adds beside the islands: the content editor's.

@@ -29,7 +29,7 @@ pub(super) fn render(
     content: &Content,
     settings: &Resolved,
     bundle: &Bundle,
-    openings: &[crate::forms::applications::Opening],
+    openings: &[crate::content::openings::Opening],
     staging: Option<&output::Staging>,
     session: &mut Session,
 ) -> Stage<Pages> {
@@ -132,7 +132,7 @@ pub(super) fn renderer(
     content: &Content,
     settings: &Resolved,
     bundle: &Bundle,
-    openings: &[crate::forms::applications::Opening],
+    openings: &[crate::content::openings::Opening],
     session: &mut Session,
 ) -> Stage<Made> {
     let ssr = server_renderer(root, bundle, session)?;

@@ -55,7 +55,7 @@ pub(super) type Generated = Vec<(String, String)>;
 pub(super) struct RendererKey {
     pub(super) everything: blake3::Hash,
     pub(super) listing: blake3::Hash,
-    pub(super) openings: Vec<crate::forms::applications::Opening>,
+    pub(super) openings: Vec<crate::content::openings::Opening>,
     /// The server-render process (a new one after the islands changed).
     pub(super) ssr: usize,
 }

@@ -3,7 +3,6 @@
 //! applicant's country. The postings themselves are content (`content::openings`).
 
 use super::table::*;
-pub use crate::content::openings::Opening;
 use crate::storage::policy::APPLICATIONS;
 
 /// A posting's id: the name of its file in the jobs collection, as a folder of

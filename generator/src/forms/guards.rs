@@ -2,9 +2,10 @@
 //! CHECK constraint can say: each as the migration's SQL and as `site serve`
 //! decides it, side by side.
 
-use super::applications::{self, Opening};
+use super::applications;
 use super::postgres::{sql_text, Refusal, Value};
 use super::table::{Guard, Table};
+use crate::content::openings::Opening;
 use crate::storage::policy::BucketPolicy;
 
 /// What the guards look up outside the row.

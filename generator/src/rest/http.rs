@@ -20,8 +20,8 @@ use axum::routing::any;
 use axum::Router;
 
 use super::{Inbox, Row};
+use crate::content::openings::Opening;
 use crate::cors::{cors, preflight};
-use crate::forms::applications::Opening;
 use crate::forms::guards::{Stored, World};
 use crate::forms::postgres::{self, Refusal, Value};
 use crate::forms::sender;

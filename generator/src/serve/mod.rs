@@ -18,9 +18,9 @@ use axum::Router;
 
 use crate::build::{self, Report, Session};
 use crate::content;
+use crate::content::openings::Opening;
 use crate::diagnostics::{self, Diagnostic};
 use crate::editor::{self, Draft};
-use crate::forms::applications::Opening;
 use crate::rest;
 use crate::storage::{self, Bucket, Store};
 use files::Files;
