@@ -237,6 +237,12 @@ fn folders(root: &Path) -> Stage<Vec<(String, String)>> {
         .collect())
 }
 
+/// How long esbuild may take: site.yaml's `timeouts.bundle`, read on its own
+/// because the bundle runs beside the load that reads the rest.
+pub(super) fn bundle_limit(root: &Path) -> std::time::Duration {
+    content::timeouts(root).bundle_limit()
+}
+
 /// Load and bundle do not depend on each other, so they run side by side.
 fn load_and_bundle(
     root: &Path,
@@ -252,7 +258,7 @@ fn load_and_bundle(
         || content::load_cached(root, cache),
         || {
             bundles
-                .bundle(root, EXTRA_ENTRIES)
+                .bundle(root, EXTRA_ENTRIES, bundle_limit(root))
                 .map_err(|e| e.into_diagnostics(root))
         },
     );

@@ -30,7 +30,7 @@ pub fn preview(
         .map_err(|failure| failure.diagnostics)?;
     let bundle = session
         .bundles
-        .bundle(root, EXTRA_ENTRIES)
+        .bundle(root, EXTRA_ENTRIES, super::bundle_limit(root))
         .map_err(|e| e.into_diagnostics(root))?;
     let openings = crate::content::openings::openings(&content.pages, content.config.timezone.tz());
     // Listing pages are made anew, so the kept ones stay as the last build left them.

@@ -55,8 +55,14 @@ impl Bundles {
     /// The site's bundle: cached parts as they are, the others from their cache
     /// folder or from esbuild. `extra` names browser entries under `islands/`
     /// the build adds beside the islands (the content editor's script), each
-    /// bundled with them when its file exists.
-    pub fn bundle(&mut self, root: &Path, extra: &[&str]) -> Result<Bundle, Error> {
+    /// bundled with them when its file exists. `limit` is how long esbuild may
+    /// take (site.yaml's `timeouts.bundle`, which the build reads).
+    pub fn bundle(
+        &mut self,
+        root: &Path,
+        extra: &[&str],
+        limit: std::time::Duration,
+    ) -> Result<Bundle, Error> {
         self.ran_esbuild = false;
         let want_styles = self.styles.is_none() && root.join("styles").is_dir();
         let want_islands = self.islands.is_none() && root.join("islands").is_dir();
@@ -110,7 +116,7 @@ impl Bundles {
                 }
             }
             if !specs.is_empty() {
-                self.build(root, &specs, pending)?;
+                self.build(root, &specs, pending, limit)?;
             }
         }
         Ok(Bundle {
@@ -271,8 +277,13 @@ impl Bundles {
     }
 
     /// Runs the builds a bundle needs, side by side, and takes their parts.
-    fn build(&mut self, root: &Path, specs: &[Spec], pending: Pending) -> Result<(), Error> {
-        let limit = crate::content::timeouts(root).bundle_limit();
+    fn build(
+        &mut self,
+        root: &Path,
+        specs: &[Spec],
+        pending: Pending,
+        limit: std::time::Duration,
+    ) -> Result<(), Error> {
         let mut result = self.run_bundler(root, specs, limit);
         // A process that died (killed, out of memory) is started anew, once.
         if matches!(result, Err(Error::BundlerStopped(_))) {
