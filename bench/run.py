@@ -61,9 +61,9 @@ BASELINE_SITE = os.environ.get("BENCH_BASELINE_SITE")
 # slower at every size without failing on noise.
 GUARD = {
     # posts: (wall ÷ Hugo, peak memory ÷ Hugo)
-    1000: (0.21, 0.17),
-    10000: (0.215, 0.145),
-    30000: (0.225, 0.155),
+    1000: (0.19, 0.16),
+    10000: (0.19, 0.13),
+    30000: (0.20, 0.14),
     100000: (0.23, 0.16),
 }
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))

@@ -219,6 +219,9 @@ test("the preview follows the heading as it is typed, before it is saved", async
   assert.equal(Math.round(await preview().evaluate(() => window.scrollY)), 1500, "the preview stays where it was scrolled");
   // A new entry, not saved yet, has its page too.
   const fresh = await openEditor();
+  // The editor reads every entry before it lists any: a click before that waits
+  // on a page whose main thread is still busy reading them.
+  await fresh.page.getByText("Digital services and consulting for the enterprise").waitFor({ timeout: 60_000 });
   await fresh.page.getByText("News", { exact: true }).first().click();
   await fresh.page.getByRole("button", { name: "New" }).click();
   await fresh.page.getByRole("textbox", { name: "Title" }).fill("A studio opens in Lisbon");
