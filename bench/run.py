@@ -64,7 +64,7 @@ GUARD = {
     1000: (0.19, 0.16),
     10000: (0.19, 0.13),
     30000: (0.20, 0.14),
-    100000: (0.23, 0.16),
+    100000: (0.21, 0.16),
 }
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 SHM = Path("/dev/shm") if Path("/dev/shm").is_dir() else Path(tempfile.gettempdir())
