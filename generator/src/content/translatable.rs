@@ -226,8 +226,9 @@ fn resolve<'a>(schema: &'a Value, root: &'a Value) -> &'a Value {
 }
 
 /// A value's schema without its "or nothing" (`anyOf [X, null]`, `type: [X, null]`),
-/// keeping the field's own `x-i18n`.
-fn without_null(schema: &Value) -> (Value, bool) {
+/// and whether it had one; the field's own words and rule (`description`,
+/// `x-i18n`) stay on it. The editor's widgets read optional fields the same way.
+pub fn without_null(schema: &Value) -> (Value, bool) {
     if let Some(any) = schema.get("anyOf").and_then(Value::as_array) {
         let kept: Vec<&Value> = any
             .iter()
@@ -235,8 +236,12 @@ fn without_null(schema: &Value) -> (Value, bool) {
             .collect();
         if kept.len() == 1 && kept.len() < any.len() {
             let mut inner = kept[0].clone();
-            if let (Some(map), Some(rule)) = (inner.as_object_mut(), schema.get("x-i18n")) {
-                map.insert("x-i18n".into(), rule.clone());
+            if let Some(map) = inner.as_object_mut() {
+                for key in ["description", "x-i18n"] {
+                    if let Some(own) = schema.get(key) {
+                        map.insert(key.into(), own.clone());
+                    }
+                }
             }
             return (inner, true);
         }

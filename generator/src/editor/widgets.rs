@@ -5,6 +5,8 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::content::translatable::without_null;
+
 /// The field type `islands/admin/` registers for a value the editor's widgets
 /// cannot describe (a string or a mapping): edited as YAML text.
 pub const YAML_WIDGET: &str = "yaml";
@@ -80,38 +82,6 @@ fn resolve<'a>(schema: &'a Value, root: &'a Value) -> (&'a Value, Option<&'a str
         }
         None => (schema, None),
     }
-}
-
-/// A value's schema without its "or nothing": `anyOf [X, null]` and
-/// `type: [string, null]` are X, optional.
-fn without_null(schema: &Value) -> (Value, bool) {
-    if let Some(any) = schema.get("anyOf").and_then(Value::as_array) {
-        let kept: Vec<&Value> = any
-            .iter()
-            .filter(|s| s.get("type").and_then(Value::as_str) != Some("null"))
-            .collect();
-        if kept.len() == 1 && kept.len() < any.len() {
-            let mut inner = kept[0].clone();
-            if let (Some(map), Some(d)) = (inner.as_object_mut(), schema.get("description")) {
-                map.insert("description".into(), d.clone());
-            }
-            return (inner, true);
-        }
-    }
-    if let Some(types) = schema.get("type").and_then(Value::as_array) {
-        let kept: Vec<&Value> = types
-            .iter()
-            .filter(|t| t.as_str() != Some("null"))
-            .collect();
-        if kept.len() == 1 && kept.len() < types.len() {
-            let mut inner = schema.clone();
-            if let Some(map) = inner.as_object_mut() {
-                map.insert("type".into(), kept[0].clone());
-            }
-            return (inner, true);
-        }
-    }
-    (schema.clone(), false)
 }
 
 /// One field: its widget and what the widget checks.
