@@ -67,8 +67,9 @@ function storedCvs() {
   return readdirSync(bucket, { recursive: true }).filter((p) => p.endsWith("~object")).map((p) => p.replace(/~object$/, "")).sort();
 }
 
-async function postingPage(route, width) {
+async function postingPage(route, width, init) {
   const opened = await openPage(browser, width);
+  if (init) await opened.page.addInitScript(init);
   await opened.page.goto(server.url + route);
   await hydrated(opened.page);
   return opened;
@@ -172,6 +173,27 @@ describe("every posting, on a phone", () => {
       assert.deepEqual(problems, [], o.job_id);
       await context.close();
     }
+  });
+
+  test("Send pressed while the chosen CV is still being read sends it once it is read", async () => {
+    // Reading a file's bytes is asynchronous, and a busy machine can take a
+    // while: here every read takes 1.5 s, so Send comes before the check ends.
+    const { page, context, problems } = await postingPage(LONDON, 375, () => {
+      const read = Blob.prototype.arrayBuffer;
+      Blob.prototype.arrayBuffer = function () {
+        return new Promise((resolve) => setTimeout(resolve, 1500)).then(() => read.call(this));
+      };
+    });
+    await fill(page, { email: "quick@example.com", file: DOCX });
+    const rows = applications().length;
+    await page.getByRole("button", { name: "Send Application" }).click();
+    await page.getByRole("heading", { name: "Application Sent" }).waitFor();
+    assert.equal(await page.locator("#apply-cv-error").count(), 0, "never told to attach the CV it had");
+    const row = applications().find((r) => r.email === "quick@example.com");
+    assert.ok(row && applications().length === rows + 1, "one row");
+    assert.ok(storedCvs().includes(row.cv_key), "its CV is stored");
+    assert.deepEqual(problems, []);
+    await context.close();
   });
 
   test("a refused application gets the failure toast with the server's words, and every value stays", async () => {

@@ -41,7 +41,7 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
   const [closed, setClosed] = useState(job.closed);
   const [fields, setFields] = useState<ApplicationFields>(EMPTY_APPLICATION);
   const [errors, setErrors] = useState<ApplicationErrors>({});
-  const [cv, setCv] = useState<Cv | null>(null);
+  const [chosenCv, setCv] = useState<Cv | null>(null);
   const [status, setStatus] = useState<Status>("editing");
   // Country names in the page's language, as the build named and ordered them:
   // the server's HTML and the browser's render list them alike.
@@ -53,6 +53,12 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
   // The CV already stored for this file, so a retry after a refused row does
   // not store it twice.
   const uploaded = useRef<{ file: File; key: string } | null>(null);
+  // The check of the file just chosen, while it reads the file's bytes (a
+  // moment, longer on a busy machine): Send waits for it rather than asking for
+  // the CV the visitor has just chosen.
+  const checking = useRef<Promise<Cv | null> | null>(null);
+  // Set while Send waits for that check, so a second press starts no second send.
+  const pressed = useRef(false);
   const id = (name: string) => `apply-${name}`;
   const countryName = (code: string) => names.get(code) ?? code;
 
@@ -68,7 +74,7 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
       }),
     );
     const chosen = fileInput.current?.files?.[0];
-    if (chosen) void choose(chosen);
+    if (chosen) choose(chosen);
   }, []);
 
   // The panel that replaces the form is where the visitor's eyes and focus go,
@@ -93,6 +99,7 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
   };
 
   const clearCv = () => {
+    checking.current = null;
     setCv(null);
     if (fileInput.current) fileInput.current.value = "";
   };
@@ -106,22 +113,41 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
     clearCv();
   };
 
-  const choose = async (file: File) => {
-    const checked = await checkCv(file);
-    if ("problem" in checked) return refuse(file, checked.problem);
-    setCv({ file, kind: checked.kind });
-    setErrors((e) => ({ ...e, cv: undefined }));
+  const choose = (file: File) => {
+    const check = checkCv(file).then((checked): Cv | null => {
+      // Another file was chosen, or this one removed, while it was read.
+      if (checking.current !== check) return null;
+      if ("problem" in checked) {
+        refuse(file, checked.problem);
+        return null;
+      }
+      const chosen = { file, kind: checked.kind };
+      setCv(chosen);
+      setErrors((e) => ({ ...e, cv: undefined }));
+      return chosen;
+    });
+    checking.current = check;
+    void check.finally(() => {
+      if (checking.current === check) checking.current = null;
+    });
   };
 
   const onFile = (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = event.target.files?.[0];
-    if (chosen) void choose(chosen);
-    else setCv(null);
+    if (chosen) choose(chosen);
+    else clearCv();
   };
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (status === "submitting") return;
+    if (status === "submitting" || pressed.current) return;
+    let cv = chosenCv;
+    pressed.current = true;
+    try {
+      if (checking.current) cv = await checking.current;
+    } finally {
+      pressed.current = false;
+    }
     const found = validateApplication(fields, cv !== null, job, words, locale, countryName);
     setErrors(found);
     const first = APPLICATION_ORDER.find((key) => found[key]);
@@ -228,12 +254,12 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
       </Field>
       <Field id={id("cv")} label={words.cv} required error={errors.cv} hint={words.cv_hint}>
         <input ref={fileInput} id={id("cv")} name="cv" type="file" required accept={`.pdf,.docx,${APPLICATIONS.types.join(",")}`} onChange={onFile} aria-invalid={!!errors.cv} aria-describedby={describedBy("cv", true)} />
-        {cv && (
+        {chosenCv && (
           <p className="attachment">
             <FileText aria-hidden="true" size={16} />
-            <span className="attachment__name">{cv.file.name}</span>
-            <span className="attachment__size">({formatSize(cv.file.size, locale)})</span>
-            <button type="button" className="attachment__remove" onClick={clearCv} aria-label={(words.remove ?? "").replace("{name}", cv.file.name)}>
+            <span className="attachment__name">{chosenCv.file.name}</span>
+            <span className="attachment__size">({formatSize(chosenCv.file.size, locale)})</span>
+            <button type="button" className="attachment__remove" onClick={clearCv} aria-label={(words.remove ?? "").replace("{name}", chosenCv.file.name)}>
               <X aria-hidden="true" size={16} />
             </button>
           </p>
