@@ -1,6 +1,7 @@
 // Runs test files as `node --test --test-concurrency=N` does, each in a process of
 // its own and N at a time, but in the order given: `node --test` sorts them by
-// name, which can leave the longest file running alone at the end.
+// name, which can leave the longest file running alone at the end. Ends with how
+// long each file ran, longest first, to keep that order honest.
 // Usage: node e2e/run.mjs <jobs> <file>...
 
 import { run } from "node:test";
@@ -8,5 +9,17 @@ import { spec } from "node:test/reporters";
 
 const [jobs, ...files] = process.argv.slice(2);
 const stream = run({ files, concurrency: Number(jobs) });
+// Each file is a test of its own, named by its path, that completes when its
+// process ends, with the time that process ran.
+const took = [];
+stream.on("test:complete", (data) => {
+  if (data.nesting === 0 && files.includes(data.name)) took.push([data.name, data.details.duration_ms / 1000]);
+});
 stream.on("test:fail", () => (process.exitCode = 1));
-stream.compose(spec).pipe(process.stdout);
+const report = stream.compose(spec);
+report.pipe(process.stdout, { end: false });
+report.on("end", () => {
+  const rows = took.sort((a, b) => b[1] - a[1]);
+  process.stdout.write("\nEach file's time, longest first:\n");
+  for (const [file, seconds] of rows) process.stdout.write(`  ${seconds.toFixed(0).padStart(4)} s  ${file}\n`);
+});
