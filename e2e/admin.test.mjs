@@ -253,6 +253,24 @@ test("the preview follows the heading as it is typed, before it is saved", async
   await context.close();
 });
 
+test("a new entry that starts with its title (from a link with ?title=) previews its draft at once", async () => {
+  const { page, context, errors } = await openEditor();
+  await page.getByText("Digital services and consulting for the enterprise").waitFor({ timeout: 60_000 });
+  // The preview's first render already holds the title: no keystroke follows.
+  await page.goto(`${server.url}/admin/#/collections/news/new?title=${encodeURIComponent("A studio opens in Porto")}`);
+  assert.equal(await page.getByRole("textbox", { name: "Title" }).inputValue(), "A studio opens in Porto");
+  await eventually(
+    async () => {
+      const frames = page.frames().filter((f) => f.url() === "about:srcdoc");
+      return (await Promise.all(frames.map((f) => f.evaluate(() => document.body.innerText)))).join("\n");
+    },
+    (text) => /content\/pages\/news\/a-studio-opens-in-porto\.md:\d+:\d+/.test(text ?? "") && /description/.test(text ?? ""),
+    "the new entry's draft in the preview",
+  );
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("a required field left empty is refused at the field, and the file stays", async () => {
   const { page, context, heading } = await openHome();
   const before = readFileSync(path.join(site, "content/pages/index.yaml"), "utf8");

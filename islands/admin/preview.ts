@@ -34,6 +34,12 @@ const asked = new Map<string, number>();
 let preview: Promise<Preview> | undefined;
 let events: EventSource | undefined;
 let draftText: DraftText | undefined;
+/**
+ * The routes and folders last loaded, at hand when a preview first renders: the
+ * templates are registered once they are loaded (main.ts), so a new entry's
+ * first render, which may already hold a title, knows where its file would be.
+ */
+let known: Preview | undefined;
 
 const escape = (text: string) => text.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c] ?? c);
 
@@ -42,7 +48,9 @@ export function message(title: string, text: string): string {
 }
 
 export function loadPreview(): Promise<Preview> {
-  preview ??= fetch("/admin/preview.json", { cache: "no-store" }).then((r) => r.json() as Promise<Preview>);
+  preview ??= fetch("/admin/preview.json", { cache: "no-store" })
+    .then((r) => r.json() as Promise<Preview>)
+    .then((loaded) => (known = loaded));
   return preview;
 }
 
@@ -134,7 +142,8 @@ function listen(): void {
   // The site around the entry was built again (a save, here or elsewhere).
   const again = () => {
     preview = undefined;
-    for (const path of new Set(frames.values())) void refresh(path);
+    // A new entry without a file yet keeps its "fill in its fields".
+    for (const path of new Set(frames.values())) if (path) void refresh(path);
   };
   for (const name of ["reload", "build-ok", "build-error"]) events.addEventListener(name, again);
 }
@@ -182,13 +191,12 @@ function othersOf(entry: Entry | undefined): Others {
   return others && typeof others === "object" ? (others as Others) : undefined;
 }
 
-let known: Preview | undefined;
-
 /** The preview of an entry: its page as the editor has it, in the language of the editor's preview pane. */
 export function PagePreview(props: { entry?: Entry; document?: Document }) {
   const entry = props.entry;
   const data = dataOf(entry);
-  void loadPreview().then((p) => (known = p));
+  // Loads them again after a rebuild.
+  void loadPreview();
   const path = pathOf(entry, data, known, props.document?.documentElement.lang ?? "");
   if (path) changed(path, data, othersOf(entry));
   return createElement("iframe", {
