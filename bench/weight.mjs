@@ -26,7 +26,8 @@ async function visit(browser, server, route, width) {
   const requested = [];
   page.on("request", (r) => {
     const url = new URL(r.url());
-    if (url.origin === server.url && !url.pathname.startsWith("/__site/")) requested.push({ path: url.pathname, type: r.resourceType() });
+    // The file's name, decoded: an Arabic category's address is percent-encoded.
+    if (url.origin === server.url && !url.pathname.startsWith("/__site/")) requested.push({ path: decodeURIComponent(url.pathname), type: r.resourceType() });
   });
   await page.goto(server.url + route);
   await hydrated(page);
