@@ -25,6 +25,12 @@ async function eventually(read, ok, what) {
   assert.fail(`waited 20 s for ${what}; last: ${String(last).slice(0, 500)}`);
 }
 
+/** The text of every preview frame on the editor's page. */
+async function previewsText(page) {
+  const frames = page.frames().filter((f) => f.url() === "about:srcdoc");
+  return (await Promise.all(frames.map((f) => f.evaluate(() => document.body.innerText)))).join("\n");
+}
+
 /** A photograph-like PNG (a gradient with noise), drawn by the browser. */
 async function photo(page) {
   const data = await page.evaluate(() => {
@@ -226,10 +232,7 @@ test("the preview follows the heading as it is typed, before it is saved", async
   await fresh.page.getByRole("button", { name: "New" }).click();
   await fresh.page.getByRole("textbox", { name: "Title" }).fill("A studio opens in Lisbon");
   await eventually(
-    async () => {
-      const frames = fresh.page.frames().filter((f) => f.url() === "about:srcdoc");
-      return (await Promise.all(frames.map((f) => f.evaluate(() => document.body.innerText)))).join("\n");
-    },
+    () => previewsText(fresh.page),
     // With only a title, the build asks for the rest, in the file a save would write.
     (text) => /content\/pages\/news\/a-studio-opens-in-lisbon\.md:\d+:\d+/.test(text ?? "") && /description/.test(text ?? ""),
     "the new entry's draft in the preview",
@@ -260,10 +263,7 @@ test("a new entry that starts with its title (from a link with ?title=) previews
   await page.goto(`${server.url}/admin/#/collections/news/new?title=${encodeURIComponent("A studio opens in Porto")}`);
   assert.equal(await page.getByRole("textbox", { name: "Title" }).inputValue(), "A studio opens in Porto");
   await eventually(
-    async () => {
-      const frames = page.frames().filter((f) => f.url() === "about:srcdoc");
-      return (await Promise.all(frames.map((f) => f.evaluate(() => document.body.innerText)))).join("\n");
-    },
+    () => previewsText(page),
     (text) => /content\/pages\/news\/a-studio-opens-in-porto\.md:\d+:\d+/.test(text ?? "") && /description/.test(text ?? ""),
     "the new entry's draft in the preview",
   );

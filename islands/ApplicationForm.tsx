@@ -144,7 +144,8 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
     let cv = chosenCv;
     pressed.current = true;
     try {
-      if (checking.current) cv = await checking.current;
+      // A check overtaken by another file's hands over to that file's.
+      while (checking.current) cv = await checking.current;
     } finally {
       pressed.current = false;
     }
