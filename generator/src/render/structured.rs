@@ -1,6 +1,6 @@
 //! schema.org data of an event's and a job posting's page, as Google reads it
 //! for its event results and Google for Jobs: every required property, and the
-//! recommended ones the content can give (`generator/tests/structured_data.rs`
+//! recommended ones the content can give (`generator/tests/suite/structured_data.rs`
 //! checks them against a list of Google's).
 
 use serde_json::{json, Value};

@@ -1,18 +1,16 @@
 //! Every broken fixture and what the build says about it, compared in full with
-//! its snapshot in `tests/snapshots/`.
+//! its snapshot in `tests/suite/snapshots/diagnostics/`.
 //!
 //! A case is a folder of `tests/broken/`: files laid over the plain fixture (over
 //! the islands one when the folder has a `.base` reading `islands`), a `.remove`
 //! listing files to delete, and a `.options` that may read `production`. After
 //! Each case also starts from an earlier build's `dist/`, which must survive the
 //! failed build unchanged. After changing a message, review the new snapshots with `cargo insta review`, or
-//! accept them with `INSTA_UPDATE=always cargo test --test diagnostics`.
-
-mod common;
+//! accept them with `INSTA_UPDATE=always cargo test --test suite diagnostics`.
 
 use std::path::Path;
 
-use common::Site;
+use crate::common::Site;
 
 fn read(case: &Path, name: &str) -> String {
     std::fs::read_to_string(case.join(name)).unwrap_or_default()
@@ -49,10 +47,10 @@ fn diagnose(case: &Path) -> String {
         "<!doctype html><title>The last good build</title>",
     );
     site.write("dist/assets/site.css", "body { color: black }");
-    let before = common::hash_tree(&site.dist());
+    let before = crate::common::hash_tree(&site.dist());
     let said = site.build_err_with(&options);
     assert_eq!(
-        common::hash_tree(&site.dist()),
+        crate::common::hash_tree(&site.dist()),
         before,
         "{}: the failed build changed dist/",
         case.display()
@@ -87,7 +85,13 @@ fn every_broken_fixture_fails_with_its_diagnostics() {
             .map(|(name, handle)| (name, handle.join().expect("a case panicked")))
             .collect()
     });
-    for (name, text) in said {
-        insta::assert_snapshot!(name, text);
-    }
+    // One folder of snapshots for this test, named by case alone.
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("snapshots/diagnostics");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.bind(|| {
+        for (name, text) in said {
+            insta::assert_snapshot!(name, text);
+        }
+    });
 }

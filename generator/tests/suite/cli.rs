@@ -1,9 +1,7 @@
 //! The `site` command itself: what it prints and how it exits. What the commands
 //! do is tested through the library; this is the thin layer on top.
 
-mod common;
-
-use common::Site;
+use crate::common::Site;
 
 #[test]
 fn build_prints_a_summary_and_exits_zero() {
@@ -111,7 +109,7 @@ fn a_search_index_is_built_with_the_site_and_its_failure_fails_the_build() {
     let again = site.cli(&["build"]);
     assert!(again.status.success());
     assert_eq!(kept(), first, "unchanged pages: the kept index is used");
-    let before = common::hash_tree(&site.dist());
+    let before = crate::common::hash_tree(&site.dist());
 
     site.edit("content/pages/about.md", "Our Story", "Our History");
     let failed = std::process::Command::new(env!("CARGO_BIN_EXE_site"))
@@ -127,7 +125,7 @@ fn a_search_index_is_built_with_the_site_and_its_failure_fails_the_build() {
         "{said}"
     );
     assert_eq!(
-        common::hash_tree(&site.dist()),
+        crate::common::hash_tree(&site.dist()),
         before,
         "dist/ is untouched"
     );
@@ -259,7 +257,7 @@ fn serve_needs_no_node_modules_for_a_site_without_islands() {
     let plain = Site::plain();
     let outside = std::env::temp_dir().join(format!("site-no-node-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&outside);
-    common::copy_tree(&plain.root, &outside);
+    crate::common::copy_tree(&plain.root, &outside);
     let mut serve = std::process::Command::new(env!("CARGO_BIN_EXE_site"))
         .args(["serve", "--port", "0", "--root"])
         .arg(&outside)

@@ -2,9 +2,7 @@
 //! fragments, redirected addresses and images are findings; and the command says
 //! what to do when there is nothing built yet.
 
-mod common;
-
-use common::Site;
+use crate::common::Site;
 
 #[test]
 fn a_clean_site_has_no_findings() {

@@ -4,12 +4,10 @@
 //! in one run, so the machine's speed cancels out. `make bench` gives the same
 //! save's time from the save to the served page on the 10,000-post site.
 
-mod common;
-
 use std::path::Path;
 use std::time::Duration;
 
-use common::{bench_post as post, copy_tree};
+use crate::common::{bench_post as post, copy_tree};
 use site::build::{build_in, Options, Session};
 
 /// The most the build after a save may cost, as a part of a full build (about

@@ -6,9 +6,7 @@
 //! English, unless site.yaml says otherwise. Each language has its own 404
 //! page, and each host's rules serve it under the language's folder.
 
-mod common;
-
-use common::Site;
+use crate::common::Site;
 use site::content::settings::Host;
 
 const ARTICLE: &str = r#"{% extends "base.html" %}

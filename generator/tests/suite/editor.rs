@@ -2,9 +2,7 @@
 //! editor's script: what `/admin/` is told about the site. These builds run
 //! esbuild.
 
-mod common;
-
-use common::Site;
+use crate::common::Site;
 
 /// The islands fixture with the editor's script and `admin:` turned on.
 fn site_with_editor() -> Site {

@@ -2,9 +2,7 @@
 //! for its event results and Google for Jobs: every property it requires, and
 //! every one it recommends, as listed in `tests/structured-data.json`.
 
-mod common;
-
-use common::Site;
+use crate::common::Site;
 use serde_json::Value;
 
 const LAYOUT: &str = r#"{% extends "base.html" %}
@@ -58,7 +56,7 @@ fn data(site: &Site, route: &str) -> Value {
 }
 
 fn rules() -> Value {
-    serde_json::from_str(include_str!("structured-data.json")).unwrap()
+    serde_json::from_str(include_str!("../structured-data.json")).unwrap()
 }
 
 fn has(data: &Value, path: &str) -> bool {

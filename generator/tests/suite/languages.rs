@@ -4,9 +4,7 @@
 //! switcher's links, dates in its language and its own words; a missing word
 //! falls back to the default language with a warning.
 
-mod common;
-
-use common::Site;
+use crate::common::Site;
 
 /// The plain fixture with English, German and, as an editor would add it, French.
 fn site() -> Site {

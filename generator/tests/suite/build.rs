@@ -2,9 +2,7 @@
 //! for each host, and how it leaves a previous output when it fails. None of
 //! these builds starts esbuild or Node.
 
-mod common;
-
-use common::{hash_tree, Site};
+use crate::common::{hash_tree, Site};
 use site::Host;
 
 #[test]

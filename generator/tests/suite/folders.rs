@@ -3,20 +3,22 @@
 //! loop, a link to nothing or a named pipe fails the build naming the path, and
 //! the previous output is left as it was.
 
-mod common;
-
 use std::os::unix::fs::symlink;
 
-use common::Site;
+use crate::common::Site;
 
 /// Builds once, lets `spoil` change the site, and returns what the failed build
 /// said; the first build's output must survive byte for byte.
 fn fails_after(site: &Site, spoil: impl FnOnce(&Site)) -> String {
     site.build_ok();
-    let before = common::hash_tree(&site.dist());
+    let before = crate::common::hash_tree(&site.dist());
     spoil(site);
     let said = site.build_err();
-    assert_eq!(common::hash_tree(&site.dist()), before, "dist/ changed");
+    assert_eq!(
+        crate::common::hash_tree(&site.dist()),
+        before,
+        "dist/ changed"
+    );
     said
 }
 

@@ -2,9 +2,7 @@
 //! held back from `site build` (and shown by `--drafts`), listings are cut into
 //! pages with a page per category and its feed, and old addresses redirect.
 
-mod common;
-
-use common::Site;
+use crate::common::Site;
 
 const ARTICLE_LAYOUT: &str = r#"{% extends "base.html" %}
 {% block content %}{% if page.unpublished %}<p class="badge">{{ page.unpublished.kind }}</p>{% endif %}{{ page.content|safe }}{% endblock %}

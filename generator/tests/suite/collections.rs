@@ -3,9 +3,7 @@
 //! Atom feed and with their dates in the sitemap. Adding an article is adding one
 //! file.
 
-mod common;
-
-use common::Site;
+use crate::common::Site;
 
 const LAYOUT: &str = r#"{% extends "base.html" %}
 {% block content %}<p class="byline">{{ page.article.author }} · {{ page.article.category }} · {{ page.article.reading_minutes }} min</p>{{ page.content|safe }}

@@ -2,9 +2,7 @@
 //! each test paints itself: what a page links, what the output holds, what the
 //! cache spares a warm build, and what a broken photo does to a build.
 
-mod common;
-
-use common::{hash_tree, Site};
+use crate::common::{hash_tree, Site};
 use image::{ImageFormat, Rgb, RgbImage};
 
 /// A gradient `width`×`height`, so encoders have real content to work on.

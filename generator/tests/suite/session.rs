@@ -1,9 +1,7 @@
 //! What `site serve` does again after a save: a session keeps the last build, and
 //! each change parses, renders and writes only what it touches.
 
-mod common;
-
-use common::Site;
+use crate::common::Site;
 use site::build::{build_in, Session};
 use site::BuildReport;
 
@@ -116,10 +114,10 @@ fn a_failed_save_keeps_the_served_site_and_the_next_good_one_replaces_it() {
     let site = Site::plain();
     let mut session = Session::serving();
     rebuild(&site, &mut session);
-    let before = common::hash_tree(&site.dist());
+    let before = crate::common::hash_tree(&site.dist());
     site.edit("content/pages/index.yaml", "type: hero", "type: heroic");
     assert!(build_in(&site.options(), &mut session).is_err());
-    assert_eq!(common::hash_tree(&site.dist()), before);
+    assert_eq!(crate::common::hash_tree(&site.dist()), before);
     site.edit("content/pages/index.yaml", "type: heroic", "type: hero");
     site.edit("content/pages/index.yaml", "Hello from", "Hi from");
     let report = rebuild(&site, &mut session);
@@ -322,7 +320,7 @@ fn a_preview_renders_the_text_as_the_editor_has_it_and_changes_nothing() {
     let site = Site::plain();
     let mut session = Session::serving();
     rebuild(&site, &mut session);
-    let served = common::hash_tree(&site.dist());
+    let served = crate::common::hash_tree(&site.dist());
     let file = "content/pages/news/first.md";
     let text = site
         .read(file)
@@ -352,7 +350,7 @@ fn a_preview_renders_the_text_as_the_editor_has_it_and_changes_nothing() {
         site.render(&errors)
     );
     assert_eq!(
-        common::hash_tree(&site.dist()),
+        crate::common::hash_tree(&site.dist()),
         served,
         "nothing is written"
     );

@@ -2,9 +2,7 @@
 //! each page loads, the bundle's cache per part, the render memo, and the
 //! precompressed twins. These builds run esbuild and Node.
 
-mod common;
-
-use common::{hash_tree, Site};
+use crate::common::{hash_tree, Site};
 use site::Host;
 
 /// The public URL in `html` that starts with `prefix` (up to the closing quote).
