@@ -94,6 +94,18 @@ impl Session {
         alone
     }
 
+    /// The parts of each page of the last build (`render::parts`), by route.
+    pub fn parts(&self) -> Vec<render::parts::Parts> {
+        use rayon::prelude::*;
+        let kept: Vec<(&Page, &str)> = self.pages.kept().collect();
+        let mut parts: Vec<render::parts::Parts> = kept
+            .par_iter()
+            .map(|(page, html)| render::parts::parts(page, html))
+            .collect();
+        parts.sort_by(|a, b| a.route.cmp(&b.route));
+        parts
+    }
+
     /// A file under `styles/` changed.
     pub fn styles_changed(&mut self) {
         self.bundles.styles_changed();

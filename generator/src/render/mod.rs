@@ -18,6 +18,7 @@ pub mod islands;
 pub mod languages;
 pub mod names;
 pub mod pages;
+pub mod parts;
 pub mod ssr;
 pub mod structured;
 mod svg;
@@ -141,6 +142,18 @@ pub struct Cache<M> {
     pages: HashMap<String, (Arc<Page>, Arc<Rendered<M>>)>,
     /// How many pages the last call rendered (the rest were reused).
     pub rendered: usize,
+}
+
+impl<M> Cache<M> {
+    /// Each page kept whole with its HTML (`site serve`'s), in no order.
+    pub fn kept(&self) -> impl Iterator<Item = (&Page, &str)> {
+        self.pages
+            .values()
+            .filter_map(|(page, rendered)| match &rendered.body {
+                Body::Kept { html, .. } => Some((&**page, &**html)),
+                Body::Written(_) => None,
+            })
+    }
 }
 
 impl<M> Default for Cache<M> {

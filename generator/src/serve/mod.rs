@@ -163,11 +163,16 @@ where
             let _ = tokio::signal::ctrl_c().await;
         };
         // The editor's previews are rendered between builds, by the rebuild thread.
+        let work = tx.clone();
         let drafts: editor::Drafts = Arc::new(move |draft| tx.send(Work::Preview(draft)).is_ok());
         let editor = editor::routes(root, drafts);
-        connections::serve(listener, app(live, files, store, backend, editor), shutdown)
-            .await
-            .map_err(Error::Stopped)
+        connections::serve(
+            listener,
+            app(live, files, store, backend, editor, work),
+            shutdown,
+        )
+        .await
+        .map_err(Error::Stopped)
     })
 }
 
@@ -199,13 +204,18 @@ fn app(
     store: Arc<Store>,
     backend: Arc<rest::http::Backend>,
     editor: Router,
+    work: mpsc::Sender<Work>,
 ) -> Router {
     let live_routes = Router::new()
         .route(live::EVENTS_PATH, get(live::events))
         .route(live::SCRIPT_PATH, get(live::script))
         .with_state(live);
+    let parts = Router::new()
+        .route(PARTS_PATH, get(parts_route))
+        .with_state(work);
     let site = Router::new().fallback(files::serve).with_state(files);
     live_routes
+        .merge(parts)
         .merge(storage::http::router(store))
         .merge(rest::http::router(backend))
         .merge(editor)
@@ -307,6 +317,8 @@ pub enum Work {
     Saves(Saves),
     /// The editor's preview of a page, saved or not.
     Preview(Draft),
+    /// The parts of the last build's pages and their cover, as JSON.
+    Parts(tokio::sync::oneshot::Sender<String>),
 }
 
 fn rebuild_loop(
@@ -347,6 +359,10 @@ fn rebuild_loop(
                 preview(options, &mut session, draft);
                 continue;
             }
+            Work::Parts(reply) => {
+                let _ = reply.send(parts(&session));
+                continue;
+            }
         };
         // Open pages hear once from the saves that come while they are built:
         // each build takes every save that arrived before it, and the pages
@@ -360,6 +376,8 @@ fn rebuild_loop(
                 match more {
                     Work::Saves(more) => saves.extend(more),
                     Work::Preview(draft) => drafts.push(draft),
+                    // Answered once the saves are built.
+                    other => waiting.push_back(other),
                 }
             }
             if saves.paths.is_empty() {
@@ -395,6 +413,37 @@ fn rebuild_loop(
         for draft in drafts {
             preview(options, &mut session, draft);
         }
+    }
+}
+
+/// The path that answers with the parts of the last build's pages and their cover.
+pub const PARTS_PATH: &str = "/__site/parts.json";
+
+/// `{"pages": [{route, lang, dir, layout, parts}], "cover": [route]}` of the
+/// last good build: what the browser tests check fully (`render::parts`).
+fn parts(session: &Session) -> String {
+    let pages = session.parts();
+    let cover = crate::render::parts::cover(&pages);
+    serde_json::json!({ "pages": pages, "cover": cover }).to_string()
+}
+
+/// Asks the rebuild thread for [`parts`].
+async fn parts_route(
+    axum::extract::State(work): axum::extract::State<mpsc::Sender<Work>>,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let (reply, answer) = tokio::sync::oneshot::channel();
+    let stopped = || axum::http::StatusCode::SERVICE_UNAVAILABLE.into_response();
+    if work.send(Work::Parts(reply)).is_err() {
+        return stopped();
+    }
+    match answer.await {
+        Ok(json) => (
+            [(axum::http::header::CONTENT_TYPE, "application/json")],
+            json,
+        )
+            .into_response(),
+        Err(_) => stopped(),
     }
 }
 

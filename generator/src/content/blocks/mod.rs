@@ -37,6 +37,13 @@ macro_rules! blocks {
             pub const EXAMPLES: &'static [(&'static str, &'static str)] =
                 &[$(($tag, include_str!(concat!("examples/", $tag, ".yaml")))),+];
 
+            /// Its type, as written in YAML.
+            pub fn type_name(&self) -> &'static str {
+                match self {
+                    $( Block::$variant(_) => $tag, )+
+                }
+            }
+
             fn from_tagged(tag: &str, node: &Node, path: &str) -> Option<Read> {
                 match tag {
                     $( $tag => Some(yaml::read_without::<$ty>(node, path, "type")
