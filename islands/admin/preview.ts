@@ -123,7 +123,9 @@ async function refresh(path: string): Promise<void> {
     html = message("No preview", error instanceof Error ? error.message : String(error));
   }
   if (asked.get(path) !== n) return;
-  for (const frame of shown) if (frame.isConnected) put(frame, html);
+  // A frame whose entry has since moved to another file (a new entry given its
+  // title while this answer was on its way) waits for that file's page instead.
+  for (const frame of shown) if (frame.isConnected && frames.get(frame) === path) put(frame, html);
 }
 
 /** The entry's data changed: its preview follows once typing pauses. */
