@@ -3,8 +3,8 @@
 // and the archive, an event with its calendar file, the jobs filtered by office
 // and team without JavaScript, and a posting whose Apply leads to its own
 // application form. Each page type is also kept as a screenshot in
-// e2e/screenshots/ (ignored by git). axe, hydration and overflow of every page
-// are checked by routes.test.mjs.
+// e2e/screenshots/ (ignored by git). Hydration, overflow and axe of every page
+// are checked by routes.test.mjs (fully on the pages its cover chooses).
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";

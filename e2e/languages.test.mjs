@@ -5,7 +5,8 @@
 // card's arrow mirrored against the English page); the contact form validates
 // and sends in German and Arabic with its toasts in that language. Every
 // translated page is also in the sitemap, so routes.test.mjs checks it at every
-// width (axe, overflow, console, hydration). Each section exists in each
+// width (overflow, console, hydration, axe; fully on the cover, which holds a
+// page of each language and each direction). Each section exists in each
 // language whose list page is translated: /de/insights/ lists the German
 // articles, the header leads there, previous and next stay German, and an
 // English entry a German list shows says so; an unknown address under /de/

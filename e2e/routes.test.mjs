@@ -1,23 +1,37 @@
-// Every route of the site in Chromium at 320, 375, 768 and 1280 px: no console
-// error, no hydration warning, no axe-core violation (WCAG 2.1 A and AA), nothing
-// wider than the screen, the brand face on every control, no clipped text; the
-// six main pages have their hero picture and every section of the spec, in order,
-// with the spec's counts.
+// Every page of the site in Chromium. What a page's words can break is checked
+// on every page, cheaply: one load, no console error, hydration mismatch or CSP
+// refusal, one h1 and a title, axe-core's rules but contrast, nothing wider than
+// the screen and no clipped text at 320, 375, 768 and 1280 px. What the templates
+// and styles can break (every axe-core rule at every width, the controls in the
+// brand face) is checked on the pages the build chooses to hold every part of
+// the site: each layout, block type, island, element and class, in each
+// direction (`site serve`'s /__site/parts.json, made by render/parts.rs). The
+// six main pages have their hero picture and every section of the spec, in
+// order, with the spec's counts.
+//
+// ROUTES=every checks every page fully, as this file did before the cover
+// (e2e/mutations.mjs compares the two); SITE_ROOT is another copy of the
+// site to serve.
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { sitemapPages } from "../deploy/crawl.mjs";
-import { axeViolations, BUILT_AT, hydrated, launchBrowser, reusedPage, startServer, WIDTHS } from "./support.mjs";
+import { checkPage } from "./checks.mjs";
+import { BUILT_AT, launchBrowser, reusedPage, startServer, WIDTHS } from "./support.mjs";
 
 let server;
 let browser;
 let routes;
+/** The build's parts of each page and its cover (render/parts.rs). */
+let parts;
 
 before(async () => {
-  server = await startServer();
+  // SITE_ROOT: another copy of the site, such as e2e/mutations.mjs's.
+  server = await startServer(process.env.SITE_ROOT ? { siteRoot: process.env.SITE_ROOT, keepRoot: true } : {});
   browser = await launchBrowser();
   const read = async (url) => (await fetch(server.url + new URL(url, server.url).pathname)).text();
   routes = (await sitemapPages("/sitemap.xml", read)).map((url) => new URL(url).pathname);
+  parts = await (await fetch(server.url + "/__site/parts.json")).json();
 });
 
 after(async () => {
@@ -236,59 +250,30 @@ test("the footer is the spec's: four groups of five links, legal links, contact,
   assert.match(await page.locator(".site-footer__copyright").innerText(), new RegExp(`© ${BUILT_AT.getUTCFullYear()} Meridian Digital`));
 });
 
-/**
- * What a visitor would see wrong at the page's current width: anything wider than
- * the screen, a button or text control not in the brand face at 16 px or more, and
- * heading or button text that does not fit its box. Hidden elements (the closed
- * phone menu) are skipped.
- */
-function layoutProblems(page, width) {
-  return page.evaluate(async (vw) => {
-    await document.fonts.ready;
-    const shown = (el) => el.checkVisibility() && el.getBoundingClientRect().width > 0;
-    const name = (el) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === "string" ? "." + el.className.split(" ")[0] : ""} "${(el.textContent || el.getAttribute("aria-label") || "").trim().slice(0, 30)}"`;
-    const out = [];
-    if (!document.fonts.check('16px "Plus Jakarta Sans"')) out.push("the brand face is not loaded");
-    for (const el of document.querySelectorAll("body *")) {
-      if (!shown(el)) continue;
-      const box = el.getBoundingClientRect();
-      // A form's honeypot is put wholly off the screen on purpose, and hidden
-      // from assistive technology: it widens nothing anyone sees.
-      if (el.closest('[aria-hidden="true"]') && (box.right <= 0 || box.left >= vw)) continue;
-      if (box.right > vw + 0.5 || box.left < -0.5) out.push(`wider than the screen: ${name(el)}`);
-    }
-    const controls = "button, input:not([type=checkbox]):not([type=radio]):not([type=hidden]), select, textarea, .button, summary.icon-button";
-    for (const el of document.querySelectorAll(controls)) {
-      if (!shown(el)) continue;
-      const style = getComputedStyle(el);
-      if (!style.fontFamily.startsWith('"Plus Jakarta Sans"')) out.push(`not in the brand face: ${name(el)} (${style.fontFamily})`);
-      if (parseFloat(style.fontSize) < 16) out.push(`smaller than 16 px: ${name(el)} (${style.fontSize})`);
-    }
-    for (const el of document.querySelectorAll("h1, h2, h3, h4, button, .button")) {
-      if (!shown(el) || getComputedStyle(el).display === "inline") continue;
-      if (el.scrollWidth > el.clientWidth + 1) out.push(`text does not fit: ${name(el)}`);
-    }
-    return [...new Set(out)].slice(0, 10);
-  }, width);
-}
-
 describe("every route", () => {
-  test(`at ${WIDTHS.join(", ")} px: no console error, hydration warning or accessibility violation, nothing wider than the screen, controls in the brand face at 16 px or more, no clipped text`, async () => {
-    // One tab goes from route to route, as a visitor does (about half of this
-    // test's processor time went to a new browser context for each).
+  test(`every page cheaply, and the cover's pages fully, at ${WIDTHS.join(", ")} px`, async () => {
+    const every = process.env.ROUTES === "every";
+    const cover = new Set(parts.cover);
+    // Every page the sitemap lists is one the build made, with its parts (the
+    // sitemap's addresses are percent-encoded, the build's are not).
+    const made = new Set(parts.pages.map((p) => p.route));
+    assert.deepEqual(routes.filter((r) => !made.has(decodeURI(r))), [], "pages of the sitemap without parts");
+    assert.ok(cover.size > 0 && cover.size <= routes.length, `a cover of ${cover.size} pages`);
+    const found = [];
+    // One tab goes from route to route, as a visitor does (a new browser context
+    // for each costs about half again).
+    const tab = await reusedPage(browser, WIDTHS[0]);
     for (const route of routes) {
-      const { page, problems } = await reusedPage(browser, WIDTHS[0]);
-      await page.goto(server.url + route);
-      await hydrated(page);
-      assert.equal(await count(page, "h1"), 1, route);
-      assert.ok((await page.title()).length > 0, route);
-      for (const width of WIDTHS) {
-        await page.setViewportSize({ width, height: 800 });
-        assert.deepEqual(await layoutProblems(page, width), [], `${route} at ${width} px`);
-        assert.deepEqual(await axeViolations(page), [], `${route} at ${width} px`);
-      }
-      assert.deepEqual(problems, [], route);
+      const full = every || cover.has(decodeURI(route));
+      for (const problem of await checkPage(tab, server.url + route, { full })) found.push(`${route}: ${problem}`);
     }
+    // The cover's pages that the sitemap does not list (drafts, which site
+    // serve shows) are checked fully too.
+    const listed = new Set(routes.map((r) => decodeURI(r)));
+    for (const route of [...cover].filter((r) => !listed.has(r))) {
+      for (const problem of await checkPage(tab, server.url + encodeURI(route), { full: true })) found.push(`${route}: ${problem}`);
+    }
+    assert.deepEqual(found, []);
   });
 
   test("the six main pages open on a hero with its picture at 1280 px", async () => {
