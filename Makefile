@@ -167,7 +167,7 @@ fuzz: setup
 
 # Proof that the route checks catch what checking every page fully caught: each
 # defect of e2e/mutations.mjs applied to a copy of the site, the route checks run
-# in both plans, a table of which failed (about an hour; not part of make test).
+# in both plans, a table of which failed (about half an hour; not part of make test).
 mutations: setup packages debug-build
 	SITE_BIN=$(DEBUG_SITE) node e2e/mutations.mjs
 
