@@ -21,6 +21,7 @@ mod images;
 mod islands;
 mod languages;
 mod layers;
+mod parts;
 mod publishing;
 mod saves;
 mod sections;
