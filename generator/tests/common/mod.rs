@@ -193,6 +193,21 @@ pub fn hash_tree(dir: &Path) -> BTreeMap<String, String> {
         .collect()
 }
 
+/// The benchmark's site (`bench/site`) with `posts` of its posts, in a fresh
+/// folder `name` under Cargo's target folder; gives that folder.
+pub fn bench_site(name: &str, posts: usize) -> PathBuf {
+    let root =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let project = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    copy_tree(&project.join("bench").join("site"), &root);
+    for i in 1..=posts {
+        let path = root.join(format!("content/pages/posts/p{i:05}.md"));
+        std::fs::write(path, bench_post(i, posts)).unwrap();
+    }
+    root
+}
+
 /// A post like those of the shared benchmark corpus: front matter, a heading,
 /// three paragraphs with emphasis and a link to another post, a list, code.
 #[allow(dead_code)]

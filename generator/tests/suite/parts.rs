@@ -4,23 +4,13 @@
 //! pages made from the same templates have the same parts: the same site with
 //! ten times the posts has a cover of the same size.
 
-use std::path::Path;
-
-use crate::common::{bench_post as post, copy_tree};
+use crate::common::bench_site;
 use site::build::{build_in, Options, Session};
 use site::render::parts::cover;
 
 /// The routes of the cover of the bench site with `posts` posts.
 fn cover_with(posts: usize) -> Vec<String> {
-    let root = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("parts-{posts}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    let project = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    copy_tree(&project.join("bench").join("site"), &root);
-    for i in 1..=posts {
-        let path = root.join(format!("content/pages/posts/p{i:05}.md"));
-        std::fs::write(path, post(i, posts)).unwrap();
-    }
+    let root = bench_site(&format!("parts-{posts}"), posts);
     let options = Options {
         root: root.clone(),
         out: root.join("dist"),

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::common::{bench_post as post, copy_tree};
+use crate::common::bench_site;
 use site::build::{build_in, Options, Session};
 
 /// The most the build after a save may cost, as a part of a full build (about
@@ -21,14 +21,7 @@ fn cost(report: &site::BuildReport) -> Duration {
 
 #[test]
 fn a_saved_post_is_built_again_in_a_small_part_of_a_full_build() {
-    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("saves-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    let project = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    copy_tree(&project.join("bench").join("site"), &root);
-    for i in 1..=POSTS {
-        let path = root.join(format!("content/pages/posts/p{i:05}.md"));
-        std::fs::write(path, post(i, POSTS)).unwrap();
-    }
+    let root = bench_site("saves", POSTS);
     let shm = Path::new("/dev/shm");
     let out = if shm.is_dir() {
         shm.to_path_buf()
