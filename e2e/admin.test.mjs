@@ -209,7 +209,10 @@ test("the preview follows the heading as it is typed, before it is saved", async
   );
   console.log(`# typed to previewed: ${Math.round(performance.now() - typed)} ms (${TYPING} ms of it waiting for the typing to pause)`);
   assert.equal(readFileSync(file, "utf8"), before, "nothing is written until Save");
-  // Typing while the preview is scrolled down keeps it where it was.
+  // Typing while the preview is scrolled down keeps it where it was. The page
+  // shown goes to the place kept when it has loaded (its pictures too, which a
+  // busy machine may show after its heading): the reader scrolls after that.
+  await eventually(() => preview()?.evaluate(() => document.readyState), (state) => state === "complete", "the preview's page loaded");
   await preview().evaluate(() => window.scrollTo({ top: 1500, behavior: "instant" }));
   await page.waitForTimeout(100);
   await heading.pressSequentially(" again", { delay: 60 });
