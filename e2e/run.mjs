@@ -1,13 +1,18 @@
 // Runs test files as `node --test --test-concurrency=N` does, each in a process of
 // its own and N at a time, but in the order given: `node --test` sorts them by
 // name, which can leave the longest file running alone at the end. Ends with how
-// long each file ran, longest first, to keep that order honest.
+// long each file ran, longest first, to keep that order honest. The files share
+// one Chromium (a launch costs most of a second of processor time, two dozen
+// times): each connects to it (support.mjs's launchBrowser).
 // Usage: node e2e/run.mjs <jobs> <file>...
 
 import { run } from "node:test";
 import { spec } from "node:test/reporters";
+import { launchBrowserServer } from "./support.mjs";
 
 const [jobs, ...files] = process.argv.slice(2);
+const browser = await launchBrowserServer();
+process.env.E2E_BROWSER = browser.wsEndpoint();
 const stream = run({ files, concurrency: Number(jobs) });
 // Each file is a test of its own, named by its path, that completes when its
 // process ends, with the time that process ran.
@@ -22,4 +27,5 @@ report.on("end", () => {
   const rows = took.sort((a, b) => b[1] - a[1]);
   process.stdout.write("\nEach file's time, longest first:\n");
   for (const [file, seconds] of rows) process.stdout.write(`  ${seconds.toFixed(0).padStart(4)} s  ${file}\n`);
+  browser.close();
 });

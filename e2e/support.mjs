@@ -260,8 +260,9 @@ export function withoutFaketime(env = process.env) {
   return rest;
 }
 
-export async function launchBrowser() {
-  return chromium.launch({
+/** How the tests start Chromium: headless, Debian's build, without faketime. */
+function launchOptions() {
+  return {
     executablePath: "/usr/bin/chromium",
     env: withoutFaketime(),
     headless: true,
@@ -273,8 +274,34 @@ export async function launchBrowser() {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      // What the tests cannot see but pay for on two cores: a process of its own
+      // for the (software) compositor, and threads for raster, animation and
+      // scrolling that the renderer's main thread then waits on. Together about a
+      // tenth less processor time for the same pages and editor.
+      "--in-process-gpu",
+      "--disable-software-rasterizer",
+      "--num-raster-threads=1",
+      "--disable-threaded-animation",
+      "--disable-threaded-scrolling",
+      "--disable-checker-imaging",
     ],
-  });
+  };
+}
+
+/**
+ * Chromium for a test file. Under e2e/run.mjs (`make test`) every file connects
+ * to the one Chromium it started (`E2E_BROWSER`): each file still has contexts
+ * of its own, which share nothing, and `close()` ends only the file's
+ * connection. Run alone, a file launches its own.
+ */
+export async function launchBrowser() {
+  const shared = process.env.E2E_BROWSER;
+  return shared ? chromium.connect(shared) : chromium.launch(launchOptions());
+}
+
+/** The one Chromium that e2e/run.mjs starts for the files it runs. */
+export function launchBrowserServer() {
+  return chromium.launchServer(launchOptions());
 }
 
 /**
