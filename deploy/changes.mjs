@@ -1,5 +1,5 @@
-// What a commit changed: which of site.yml's two paths it takes, and which pages
-// of the site it touched.
+// What a commit changed: whether only content (what editors change) or code,
+// and which pages of the site it touched.
 //
 //   node deploy/changes.mjs path <base> <head>
 //   node deploy/changes.mjs pages <base> <head> <dist before> <dist after>
@@ -14,7 +14,9 @@
 // change touched, found by comparing the two builds of the same binary: a page
 // whose HTML differs or is new, and a page that refers to a file whose bytes
 // differ or that is new (a picture replaced under the same name). A change to
-// `content/site.yaml` or a words file (`content/strings/`) touches every page.
+// `content/site.yaml` or a words file (`content/strings/`) touches every page, and
+// so does a range that cannot be told. A build folder that does not exist is an
+// error, not a change that touched nothing.
 
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -62,7 +64,7 @@ function filesOf(dir) {
       else found.push(name);
     }
   };
-  if (existsSync(dir)) walk("");
+  walk("");
   return found;
 }
 
@@ -80,6 +82,7 @@ function routeOf(file) {
  * that does, sorted; every page of `after` when `every` is set.
  */
 export function touchedPages(before, after, { every = false } = {}) {
+  for (const dir of [before, after]) if (!existsSync(dir)) throw new Error(`${dir}: no such build folder`);
   const pages = filesOf(after).filter((f) => f.endsWith(".html"));
   if (every) return pages.map(routeOf).sort();
   const changed = new Set();
@@ -128,7 +131,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(chosen);
     if (process.env.GITHUB_OUTPUT) appendFileSync(process.env.GITHUB_OUTPUT, `path=${chosen}\n`);
   } else if (command === "pages" && args.length === 4) {
-    for (const route of pagesFor(...args)) console.log(route);
+    try {
+      for (const route of pagesFor(...args)) console.log(route);
+    } catch (error) {
+      console.error(error.message);
+      process.exit(1);
+    }
   } else {
     console.error("usage: node deploy/changes.mjs path <base> <head>\n       node deploy/changes.mjs pages <base> <head> <dist before> <dist after>");
     process.exit(2);

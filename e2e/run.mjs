@@ -2,8 +2,8 @@
 // its own and N at a time, but in the order given: `node --test` sorts them by
 // name, which can leave the longest file running alone at the end. Ends with how
 // long each file ran, longest first, to keep that order honest. The files share
-// one Chromium (a launch costs most of a second of processor time, two dozen
-// times): each connects to it (support.mjs's launchBrowser).
+// one Chromium (a launch costs most of a second of processor time, once for each
+// file that uses a browser): each connects to it (support.mjs's launchBrowser).
 // Usage: node e2e/run.mjs <jobs> <file>...
 
 import { run } from "node:test";
@@ -11,6 +11,10 @@ import { spec } from "node:test/reporters";
 import { launchBrowserServer } from "./support.mjs";
 
 const [jobs, ...files] = process.argv.slice(2);
+if (!(Number(jobs) >= 1) || files.length === 0) {
+  console.error("usage: node e2e/run.mjs <jobs> <file>...");
+  process.exit(2);
+}
 const browser = await launchBrowserServer();
 process.env.E2E_BROWSER = browser.wsEndpoint();
 const stream = run({ files, concurrency: Number(jobs) });

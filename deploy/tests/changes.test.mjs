@@ -97,10 +97,11 @@ describe("the pages a content change touched", () => {
     execFileSync(bin, ["build", "--root", site, "--out", out], { env: { ...process.env, ...BUILD_CLOCK }, stdio: "ignore" });
     return out;
   };
-  const edit = (file, from, to) => {
+  /** `file` with the first line that `line` matches given other words. */
+  const edit = (file, line, to) => {
     const text = readFileSync(path.join(site, file), "utf8");
-    assert.ok(text.includes(from), `${file} says ${from}`);
-    return { [file]: text.replace(from, to) };
+    assert.match(text, line, `${file} has a line ${line}`);
+    return { [file]: text.replace(line, to) };
   };
 
   before(() => {
@@ -122,10 +123,11 @@ describe("the pages a content change touched", () => {
     return pages;
   };
 
-  test("one line of About's words: About's page and no page it does not show on", () => {
-    const pages = touchedBy(edit("content/pages/about.yaml", "Our Story", "The Story So Far"));
+  test("one line of About's words: About's page (and its translations, which note it) and no page it does not show on", () => {
+    const pages = touchedBy(edit("content/pages/about.yaml", /^( +heading:) .*$/m, "$1 Other words"));
     assert.ok(pages.includes("/about/"), pages.join(" "));
     assert.ok(!pages.includes("/contact/"), pages.join(" "));
+    assert.ok(pages.every((p) => p.endsWith("/about/")), pages.join(" "));
     assert.ok(pages.length < 5, `a few pages, not the site: ${pages.join(" ")}`);
   });
 
@@ -138,12 +140,17 @@ describe("the pages a content change touched", () => {
 
   test("a words file or the site's settings: every page, whatever the builds show", () => {
     const every = readFileSync(path.join(base.dist, "sitemap.xml"), "utf8").match(/<loc>/g).length;
-    const words = touchedBy(edit("content/strings/de.yaml", "skip: Zum Inhalt springen", "skip: Direkt zum Inhalt"));
+    const words = touchedBy(edit("content/strings/de.yaml", /^( +skip:) .*$/m, "$1 Andere Worte"));
     assert.ok(words.length >= every, `${words.length} pages of ${every} in the sitemap`);
     // The settings' rule holds even where the two builds are the same.
-    const head = repo.commit(edit("content/site.yaml", "tagline:", "tagline: Still"));
+    const head = repo.commit(edit("content/site.yaml", /^(tagline:) .*$/m, "$1 Other words"));
     const settings = pagesFor(base.commit, head, base.dist, base.dist, site);
     repo.git("reset", "-q", "--hard", base.commit);
     assert.deepEqual(settings, words);
+  });
+
+  test("a build folder that does not exist is an error, not a change that touched nothing", () => {
+    assert.throws(() => pagesFor(base.commit, base.commit, base.dist, path.join(base.dist, "missing")), /no such build folder/);
+    assert.throws(() => pagesFor(base.commit, base.commit, path.join(base.dist, "missing"), base.dist), /no such build folder/);
   });
 });
