@@ -11,13 +11,23 @@
 //
 // ROUTES=every checks every page fully, as this file did before the cover
 // (e2e/mutations.mjs compares the two); SITE_ROOT is another copy of the
-// site to serve.
+// site to serve. PAGES=<file> checks only the pages it lists, one route a line
+// (as `node deploy/changes.mjs pages` prints those a change touched), each
+// fully, and nothing else of this file.
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { sitemapPages } from "../deploy/crawl.mjs";
 import { checkPage } from "./checks.mjs";
 import { BUILT_AT, launchBrowser, reusedPage, startServer, WIDTHS } from "./support.mjs";
+
+/** PAGES=<file>: the only pages to check, each fully. */
+const only = process.env.PAGES
+  ? readFileSync(process.env.PAGES, "utf8").split("\n").map((l) => l.trim()).filter(Boolean)
+  : null;
+/** The tests that check more than the pages listed are left out under PAGES. */
+const skip = only !== null;
 
 let server;
 let browser;
@@ -213,7 +223,7 @@ const PAGES = {
   },
 };
 
-test("every page the header and footer link to exists", async () => {
+test("every page the header and footer link to exists", { skip }, async () => {
   const { page } = await reusedPage(browser, 1280);
   await page.goto(server.url + "/");
   const hrefs = await page.locator("header a, footer a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
@@ -225,7 +235,7 @@ test("every page the header and footer link to exists", async () => {
   }
 });
 
-test("the footer is the spec's: four groups of five links, legal links, contact, social, copyright", async () => {
+test("the footer is the spec's: four groups of five links, legal links, contact, social, copyright", { skip }, async () => {
   const { page } = await reusedPage(browser, 1280);
   await page.goto(server.url + "/about/");
   assert.deepEqual(await texts(page, ".site-footer__group h2"), ["Company", "Services", "Industries", "Resources"]);
@@ -266,15 +276,15 @@ describe("every route", () => {
     // The sitemap's pages, then the cover's pages it does not list (drafts,
     // which site serve shows), all by their decoded address.
     const listed = routes.map((r) => decodeURI(r));
-    const pages = [...listed, ...[...cover].filter((r) => !listed.includes(r))];
+    const pages = only ?? [...listed, ...[...cover].filter((r) => !listed.includes(r))];
     for (const route of pages) {
-      const full = every || cover.has(route);
+      const full = every || only !== null || cover.has(route);
       for (const problem of await checkPage(tab, server.url + encodeURI(route), { full })) found.push(`${route}: ${problem}`);
     }
     assert.deepEqual(found, []);
   });
 
-  test("the six main pages open on a hero with its picture at 1280 px", async () => {
+  test("the six main pages open on a hero with its picture at 1280 px", { skip }, async () => {
     for (const route of ["/", "/about/", "/services/", "/industries/", "/insights/", "/contact/"]) {
       const { page } = await reusedPage(browser, 1280);
       await page.goto(server.url + route);
@@ -288,7 +298,7 @@ describe("every route", () => {
 });
 
 for (const width of [375, 1280]) {
-  describe(`the main pages at ${width} px`, () => {
+  describe(`the main pages at ${width} px`, { skip }, () => {
     for (const [route, spec] of Object.entries(PAGES)) {
       test(`${route} has every section of the spec, in order`, async () => {
         const { page } = await reusedPage(browser, width);
