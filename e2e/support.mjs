@@ -276,8 +276,9 @@ function launchOptions() {
       "--disable-sync",
       // What the tests cannot see but pay for on two cores: a process of its own
       // for the (software) compositor, and threads for raster, animation and
-      // scrolling that the renderer's main thread then waits on. Together about a
-      // tenth less processor time for the same pages and editor.
+      // scrolling that the renderer's main thread then waits on. Measured on the
+      // same test files: about a tenth less processor time run one at a time, a
+      // few percent when two run at once, as in `make test`.
       "--in-process-gpu",
       "--disable-software-rasterizer",
       "--num-raster-threads=1",
