@@ -11,7 +11,7 @@
 //
 // ROUTES=every checks every page fully, as this file did before the cover
 // (e2e/mutations.mjs compares the two); SITE_ROOT is another copy of the
-// site to serve. PAGES=<file> checks only the pages it lists, one route a line
+// site to serve. ROUTES=<file> checks only the pages it lists, one route a line
 // (as `node deploy/changes.mjs pages` prints those a change touched), each
 // fully, and nothing else of this file.
 
@@ -22,11 +22,12 @@ import { sitemapPages } from "../deploy/crawl.mjs";
 import { checkPage } from "./checks.mjs";
 import { BUILT_AT, launchBrowser, reusedPage, startServer, WIDTHS } from "./support.mjs";
 
-/** PAGES=<file>: the only pages to check, each fully. */
-const only = process.env.PAGES
-  ? readFileSync(process.env.PAGES, "utf8").split("\n").map((l) => l.trim()).filter(Boolean)
-  : null;
-/** The tests that check more than the pages listed are left out under PAGES. */
+/** ROUTES=<file>: the only pages to check, each fully. */
+const only =
+  process.env.ROUTES && process.env.ROUTES !== "every"
+    ? readFileSync(process.env.ROUTES, "utf8").split("\n").map((l) => l.trim()).filter(Boolean)
+    : null;
+/** The tests that check more than the pages listed are left out under ROUTES=<file>. */
 const skip = only !== null;
 
 let server;
