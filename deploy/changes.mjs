@@ -83,10 +83,11 @@ function routeOf(file) {
  */
 export function touchedPages(before, after, { every = false } = {}) {
   for (const dir of [before, after]) if (!existsSync(dir)) throw new Error(`${dir}: no such build folder`);
-  const pages = filesOf(after).filter((f) => f.endsWith(".html"));
+  const files = filesOf(after);
+  const pages = files.filter((f) => f.endsWith(".html"));
   if (every) return pages.map(routeOf).sort();
   const changed = new Set();
-  for (const file of filesOf(after)) {
+  for (const file of files) {
     const old = path.join(before, file);
     if (!existsSync(old) || digest(old) !== digest(path.join(after, file))) changed.add(file);
   }
@@ -102,15 +103,13 @@ export function touchedPages(before, after, { every = false } = {}) {
     // to: a link to a changed page draws the same.
     const loaded = references(html).filter(({ where }) => !/^<(a|area) href>$|rel="(canonical|alternate|next|prev)"|og:url/.test(where));
     const refersToChanged = loaded.some(({ url }) => {
-      let target;
+      // An address that is no URL, or escapes no file, names no changed file.
       try {
-        target = new URL(url, base);
+        const target = new URL(url, base);
+        return target.origin === base.origin && changed.has(decodeURIComponent(target.pathname).slice(1));
       } catch {
         return false;
       }
-      if (target.origin !== base.origin) return false;
-      const file = decodeURIComponent(target.pathname).replace(/^\//, "");
-      return changed.has(file);
     });
     if (refersToChanged) touched.add(routeOf(page));
   }
