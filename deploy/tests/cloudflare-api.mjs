@@ -18,7 +18,10 @@
 // Anything else is answered 404 and recorded in `unexpected`.
 
 import { createHmac, randomUUID } from "node:crypto";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
 
 const AUTH_ERROR = { code: 10000, message: "Authentication error" };
 
@@ -26,10 +29,11 @@ const b64url = (value) => Buffer.from(JSON.stringify(value)).toString("base64url
 
 /**
  * Starts the stand-in. `token` is the API token it accepts, `account` and
- * `project` the only project it has. Resolves to `{ url, deployments,
+ * `project` the only project it has; `onDeployment` is awaited with each new
+ * deployment before the API answers for it. Resolves to `{ url, deployments,
  * unexpected, assets, stop }`; `url` is the value for CLOUDFLARE_API_BASE_URL.
  */
-export async function startCloudflareApi({ token, account, project, productionBranch = "main" }) {
+export async function startCloudflareApi({ token, account, project, productionBranch = "main", onDeployment = async () => {} }) {
   const secret = randomUUID();
   const assets = new Map(); // hash → { bytes, contentType }
   const deployments = [];
@@ -133,6 +137,8 @@ export async function startCloudflareApi({ token, account, project, productionBr
         redirects: await field("_redirects"),
         fields: [...form.keys()],
       });
+      // Live before the API answers, as Cloudflare's deployments are.
+      await onDeployment(deployments.at(-1));
       return send(200, deployment);
     } else if (req.method === "GET" && route.startsWith(`${projectPath}/deployments/`)) {
       const found = deployments.find((d) => route === `${projectPath}/deployments/${d.id}`);
@@ -155,3 +161,18 @@ export async function startCloudflareApi({ token, account, project, productionBr
     stop: () => new Promise((resolve) => server.close(resolve)),
   };
 }
+
+/** Writes what a host received, `path → bytes` (paths from the root), into a new folder. */
+export function materialize(files, extra = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), "site-published-"));
+  for (const [p, bytes] of [...files, ...Object.entries(extra)]) {
+    const file = path.join(dir, p.replace(/^\//, ""));
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, bytes);
+  }
+  return dir;
+}
+
+/** A new folder holding what `deployment` published: its files, and its _headers and _redirects. */
+export const deploymentFolder = (deployment) =>
+  materialize(deployment.files, { _headers: deployment.headers, ...(deployment.redirects ? { _redirects: deployment.redirects } : {}) });

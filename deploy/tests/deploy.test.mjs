@@ -26,7 +26,7 @@ import { parse as parseToml } from "smol-toml";
 import { parseHeaders, parseRedirects, startHost, startWorkerd } from "../../e2e/hosts.mjs";
 import { BUILD_CLOCK, freePort } from "../../e2e/support.mjs";
 import { servedPaths, sitemapPagesIn } from "../crawl.mjs";
-import { startCloudflareApi } from "./cloudflare-api.mjs";
+import { deploymentFolder, materialize, startCloudflareApi } from "./cloudflare-api.mjs";
 import { startNetlifyApi } from "./netlify-api.mjs";
 import { startSshServer } from "./ssh-server.mjs";
 import { root, runStep, step, workflowJob } from "./workflow.mjs";
@@ -57,17 +57,6 @@ function published(dist, config) {
   };
   walk(dist, "");
   return files.sort();
-}
-
-/** Writes what a host received, `path → bytes` (paths from the root), into a new folder. */
-function materialize(files, extra = {}) {
-  const dir = mkdtempSync(path.join(tmpdir(), "site-published-"));
-  for (const [p, bytes] of [...files, ...Object.entries(extra)]) {
-    const file = path.join(dir, p.replace(/^\//, ""));
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, bytes);
-  }
-  return dir;
 }
 
 /** The site.yaml base URL the workspaces are built with (no --base-url). */
@@ -166,7 +155,7 @@ describe("Cloudflare Pages: deploy-cloudflare-pages.yml's Publish step", () => {
     // Only Cloudflare serves the deployment's *.pages.dev address, so the test
     // serves the files and configuration the API received with workerd instead.
     const deployment = api.deployments.find((d) => d.environment === "production");
-    const published = materialize(deployment.files, { _headers: deployment.headers, ...(deployment.redirects ? { _redirects: deployment.redirects } : {}) });
+    const published = deploymentFolder(deployment);
     await crawlStepPasses(t, job, workspace, published, startWorkerd);
   });
 

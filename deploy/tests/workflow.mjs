@@ -12,6 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import YAML from "yaml";
+import { expandString } from "./expressions.mjs";
 
 export const root = path.resolve(import.meta.dirname, "..", "..");
 
@@ -64,19 +65,12 @@ export function nodeFor(version) {
 }
 
 /**
- * `text` with every `${{ context.name }}` (or `${{ steps.<id>.outputs.<name> }}`)
- * replaced from `contexts`; any other expression is an error.
+ * `text` with every `${{ }}` filled in from `contexts` (`inputs`, `vars`,
+ * `secrets`, `github`, `needs`, `steps`), as GitHub evaluates it; an unset
+ * variable or secret is the empty string, as on GitHub.
  */
 export function expand(text, contexts) {
-  return String(text).replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, expr) => {
-    const output = expr.match(/^steps\.([A-Za-z0-9_-]+)\.outputs\.([A-Za-z0-9_-]+)$/);
-    if (output) return contexts.steps?.[output[1]]?.outputs?.[output[2]] ?? "";
-    const m = expr.match(/^(inputs|vars|secrets|github)\.([A-Za-z0-9_-]+)$/);
-    if (!m) throw new Error(`the test cannot evaluate \${{ ${expr} }}`);
-    const value = contexts[m[1]]?.[m[2]];
-    // An unset variable or secret is the empty string on GitHub, too.
-    return value === undefined ? "" : String(value);
-  });
+  return expandString(text, { github: {}, inputs: {}, vars: {}, secrets: {}, needs: {}, steps: {}, ...contexts }, { status: { ok: true }, workspace: root });
 }
 
 /** Parses a GITHUB_OUTPUT file: `name=value` lines and `name<<DELIMITER` blocks. */
@@ -98,7 +92,7 @@ export function parseOutputs(text) {
 }
 
 /** GitHub's shell for a `run` step on Linux, as documented for `jobs.<id>.steps[*].shell`. */
-function shell(name) {
+export function shell(name) {
   if (name === undefined) return ["bash", "-e"];
   if (name === "bash") return ["bash", "--noprofile", "--norc", "-eo", "pipefail"];
   if (name === "sh") return ["sh", "-e"];
