@@ -5,10 +5,13 @@
 //   node deploy/changes.mjs pages <base> <head> <dist before> <dist after>
 //
 // `path` prints `content` when every file the commit range changed is content
-// (what editors change: `content/`, and the pictures and files under `public/`),
-// and `code` otherwise: for any other file, and whenever the choice is unclear
-// (no base, a base the clone does not have, nothing changed). With
-// GITHUB_OUTPUT set it also writes `path=…` there.
+// (what editors change: the pages under `content/`, and the pictures and files
+// under `public/`), and `code` otherwise: for any other file, for the site's
+// settings (`content/site.yaml`, which configure the build itself) and the words
+// files (`content/strings/`, whose words the islands also show in states only
+// the browser journeys of `make test` reach: a toast, the search, the open
+// menu), and whenever the choice is unclear (no base, a base the clone does not
+// have, nothing changed). With GITHUB_OUTPUT set it also writes `path=…` there.
 //
 // `pages` prints the routes, one a line, of the pages of `<dist after>` that the
 // change touched, found by comparing the two builds of the same binary: a page
@@ -22,10 +25,11 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { references } from "./crawl.mjs";
 
 /** Where what editors change lives. */
 const CONTENT = [/^content\//, /^public\//];
+/** Content that configures more than pages: the full path. */
+const CONFIGURES = [/^content\/site\.yaml$/, /^content\/strings\//];
 /** Content every page shows: the site's settings and the words files. */
 const EVERY_PAGE = [/^content\/site\.yaml$/, /^content\/strings\//];
 
@@ -48,10 +52,11 @@ export function changedFiles(base, head, cwd = process.cwd()) {
   }
 }
 
-/** `content` when every file is content, else `code` (also for an unknown or empty change). */
+/** `content` when every file is a page's content or a file of public/, else `code` (also for an unknown or empty change). */
 export function pathFor(files) {
   if (!files || files.length === 0) return "code";
-  return files.every((f) => CONTENT.some((re) => re.test(f))) ? "content" : "code";
+  const content = (f) => CONTENT.some((re) => re.test(f)) && !CONFIGURES.some((re) => re.test(f));
+  return files.every(content) ? "content" : "code";
 }
 
 /** Every file under `dir`, by its path relative to it, with `/` between names. */
@@ -81,11 +86,13 @@ function routeOf(file) {
  * The routes of the pages of `after` that differ from `before` or refer to a file
  * that does, sorted; every page of `after` when `every` is set.
  */
-export function touchedPages(before, after, { every = false } = {}) {
+export async function touchedPages(before, after, { every = false } = {}) {
   for (const dir of [before, after]) if (!existsSync(dir)) throw new Error(`${dir}: no such build folder`);
   const files = filesOf(after);
   const pages = files.filter((f) => f.endsWith(".html"));
   if (every) return pages.map(routeOf).sort();
+  // Only here: the `path` command runs before any package is installed.
+  const { references } = await import("./crawl.mjs");
   const changed = new Set();
   for (const file of files) {
     const old = path.join(before, file);
@@ -117,7 +124,7 @@ export function touchedPages(before, after, { every = false } = {}) {
 }
 
 /** The pages a change between `base` and `head` touched, from the builds of each. */
-export function pagesFor(base, head, before, after, cwd = process.cwd()) {
+export async function pagesFor(base, head, before, after, cwd = process.cwd()) {
   const files = changedFiles(base, head, cwd);
   const every = !files || files.some((f) => EVERY_PAGE.some((re) => re.test(f)));
   return touchedPages(before, after, { every });
@@ -131,7 +138,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     if (process.env.GITHUB_OUTPUT) appendFileSync(process.env.GITHUB_OUTPUT, `path=${chosen}\n`);
   } else if (command === "pages" && args.length === 4) {
     try {
-      for (const route of pagesFor(...args)) console.log(route);
+      for (const route of await pagesFor(...args)) console.log(route);
     } catch (error) {
       console.error(error.message);
       process.exit(1);

@@ -67,6 +67,11 @@ describe("the path a commit takes", () => {
     }
   });
 
+  test("the site's settings or a words file, alone: code", () => {
+    assert.equal(pathOf({ "content/site.yaml": "tagline: Other words\n" }), "code");
+    assert.equal(pathOf({ "content/strings/de.yaml": "page:\n  skip: Zum Inhalt\n" }), "code");
+  });
+
   test("a file moved out of content counts at both its names: code", () => {
     const base = repo.git("rev-parse", "HEAD");
     mkdirSync(path.join(dir, "templates/pages"), { recursive: true });
@@ -116,41 +121,41 @@ describe("the pages a content change touched", () => {
   });
 
   /** The pages touched from `base` to the site with `changes` committed; the site goes back to `base` after. */
-  const touchedBy = (changes) => {
+  const touchedBy = async (changes) => {
     const head = repo.commit(changes);
-    const pages = pagesFor(base.commit, head, base.dist, build(), site);
+    const pages = await pagesFor(base.commit, head, base.dist, build(), site);
     repo.git("reset", "-q", "--hard", base.commit);
     return pages;
   };
 
-  test("one line of About's words: About's page (and its translations, which note it) and no page it does not show on", () => {
-    const pages = touchedBy(edit("content/pages/about.yaml", /^( +heading:) .*$/m, "$1 Other words"));
+  test("one line of About's words: About's page (and its translations, which note it) and no page it does not show on", async () => {
+    const pages = await touchedBy(edit("content/pages/about.yaml", /^( +heading:) .*$/m, "$1 Other words"));
     assert.ok(pages.includes("/about/"), pages.join(" "));
     assert.ok(!pages.includes("/contact/"), pages.join(" "));
     assert.ok(pages.every((p) => p.endsWith("/about/")), pages.join(" "));
     assert.ok(pages.length < 5, `a few pages, not the site: ${pages.join(" ")}`);
   });
 
-  test("a picture replaced under the same name: each page that shows it", () => {
+  test("a picture replaced under the same name: each page that shows it", async () => {
     const svg = readFileSync(path.join(site, "public/images/hero-about.svg"), "utf8");
-    const pages = touchedBy({ "public/images/hero-about.svg": svg.replace("</svg>", "<!-- again --></svg>") });
+    const pages = await touchedBy({ "public/images/hero-about.svg": svg.replace("</svg>", "<!-- again --></svg>") });
     assert.ok(pages.includes("/about/"), pages.join(" "));
     assert.ok(!pages.includes("/contact/"), pages.join(" "));
   });
 
-  test("a words file or the site's settings: every page, whatever the builds show", () => {
+  test("a words file or the site's settings: every page, whatever the builds show", async () => {
     const every = readFileSync(path.join(base.dist, "sitemap.xml"), "utf8").match(/<loc>/g).length;
-    const words = touchedBy(edit("content/strings/de.yaml", /^( +skip:) .*$/m, "$1 Andere Worte"));
+    const words = await touchedBy(edit("content/strings/de.yaml", /^( +skip:) .*$/m, "$1 Andere Worte"));
     assert.ok(words.length >= every, `${words.length} pages of ${every} in the sitemap`);
     // The settings' rule holds even where the two builds are the same.
     const head = repo.commit(edit("content/site.yaml", /^(tagline:) .*$/m, "$1 Other words"));
-    const settings = pagesFor(base.commit, head, base.dist, base.dist, site);
+    const settings = await pagesFor(base.commit, head, base.dist, base.dist, site);
     repo.git("reset", "-q", "--hard", base.commit);
     assert.deepEqual(settings, words);
   });
 
-  test("a build folder that does not exist is an error, not a change that touched nothing", () => {
-    assert.throws(() => pagesFor(base.commit, base.commit, base.dist, path.join(base.dist, "missing")), /no such build folder/);
-    assert.throws(() => pagesFor(base.commit, base.commit, path.join(base.dist, "missing"), base.dist), /no such build folder/);
+  test("a build folder that does not exist is an error, not a change that touched nothing", async () => {
+    await assert.rejects(pagesFor(base.commit, base.commit, base.dist, path.join(base.dist, "missing")), /no such build folder/);
+    await assert.rejects(pagesFor(base.commit, base.commit, path.join(base.dist, "missing"), base.dist), /no such build folder/);
   });
 });
