@@ -41,7 +41,7 @@ CARGO := env MAKEFLAGS= cargo
 # Each long phase says when it starts, that it goes on, and when it ends.
 PHASE := .ci/phase
 
-.PHONY: help setup deploy-setup packages build debug-build serve test rust-tests check site-build lint lint-rust lint-node fmt schemas unit-ts storage-policies e2e screenshots bench bench-guard mutations lighthouse fuzz clean
+.PHONY: help setup deploy-setup packages chromium content-checks build debug-build serve test rust-tests check site-build lint lint-rust lint-node fmt schemas unit-ts storage-policies e2e screenshots bench bench-guard bench-publish mutations lighthouse fuzz clean
 
 help:
 	@echo "make serve   build and serve the site on http://127.0.0.1:$(PORT)"
@@ -52,6 +52,8 @@ help:
 	@echo "make screenshots   full-page screenshots of every route at 320, 375, 768 and 1280 px, and a contact sheet per width"
 	@echo "make bench   build speed against Hugo, this site's build and reload times, page weight"
 	@echo "make bench-guard   fails when the build's time or memory against Hugo's is over its bound"
+	@echo "make bench-publish   from a push to the live site: a content commit, a generator commit, the first run"
+	@echo "make content-checks BASE=<commit>   what a content change since BASE can break (the workflow's content path)"
 	@echo "make mutations   defects applied one at a time: the route checks must catch each"
 	@echo "make fuzz    each fuzz target for FUZZ_SECONDS (default 120) seconds"
 
@@ -103,6 +105,10 @@ packages:
 	  fi; \
 	fi
 
+# Chromium alone, for the content path's checks.
+chromium:
+	@$(MAKE) --no-print-directory packages DEBIAN_PACKAGES="chromium:$(CHROMIUM)"
+
 build: setup
 	$(CARGO) build --release --quiet
 	$(RELEASE_SITE) build
@@ -127,14 +133,54 @@ site-build: setup debug-build
 check: site-build
 	$(FAKETIME) $(DEBUG_SITE) check --out .site/check-dist
 
+# The content path's checks (site.yml's `content` job; docs/deploy.md, "Two
+# paths"): what a change to content/ and public/ since BASE can break. The build
+# with its budgets and `site check`, as `make test` runs them; then BASE's content
+# built by the same binary, and every check of e2e/routes.test.mjs on each page
+# whose HTML, or a file it loads, differs between the two builds. SITE_BIN is
+# the generator to use (the job's kept release binary).
+SITE_BIN ?= $(DEBUG_SITE)
+CHANGE := .site/content-change
+content-checks: setup chromium
+	@test -n "$(BASE)" || { echo "make content-checks BASE=<the commit before the change>"; exit 2; }
+	@rm -rf $(CHANGE) && mkdir -p $(CHANGE)
+	$(FAKETIME) $(SITE_BIN) build --strict-budgets --out $(CHANGE)/after
+	$(FAKETIME) $(SITE_BIN) check --out $(CHANGE)/after
+	@# The pages the change touched: BASE's content and HEAD's, each beside this
+	@# commit's templates, islands and styles (a content change leaves those as
+	@# they were), built by the same binary at the same depth below node_modules/,
+	@# so that the islands' bundles, named by a hash of their sources' paths, are
+	@# the same in both. The pictures' caches are keyed by content: both start
+	@# from the project's.
+	for commit in $(BASE) HEAD; do \
+	  dir=$(CHANGE)/$$([ $$commit = HEAD ] && echo head || echo parent); \
+	  mkdir -p $$dir/.site && git archive $$commit content public | tar -x -C $$dir && \
+	  cp -R templates islands styles $$dir/ && \
+	  for d in images social; do [ ! -d .site/$$d ] || cp -R .site/$$d $$dir/.site/; done && \
+	  $(FAKETIME) $(SITE_BIN) build --root $$dir --out $$dir.dist >/dev/null || exit 1; \
+	done
+	node deploy/changes.mjs pages $(BASE) HEAD $(CHANGE)/parent.dist $(CHANGE)/head.dist > $(CHANGE)/routes
+	@echo "The change touched $$(wc -l < $(CHANGE)/routes) pages:"; sed 's/^/  /' $(CHANGE)/routes
+	SITE_BIN=$(SITE_BIN) ROUTES=$(CHANGE)/routes $(FAKETIME) node --test e2e/routes.test.mjs
+
 screenshots: setup packages debug-build
 	SITE_BIN=$(DEBUG_SITE) node e2e/screenshots.mjs
 	SITE_BIN=$(DEBUG_SITE) node e2e/editor-screenshots.mjs
 
 # Benchmarks: a Markdown report on stdout and in bench/results/latest.md.
-bench: setup packages
+bench: setup deploy-setup packages
 	$(CARGO) build --release --quiet
 	python3 bench/run.py
+
+# From a push to the live site: site.yml run as written against local stand-ins
+# of Cloudflare Pages and Supabase (docs/deploy.md, "How the paths are
+# measured"), PUBLISH_RUNS runs each of (a) a one-line content commit, caches
+# warm, (b) a generator commit, caches warm, (c) the first run, no cache; fails
+# if (a)'s median is over its bound.
+PUBLISH_RUNS ?= 3
+bench-publish: setup deploy-setup packages
+	$(CARGO) build --release --locked --quiet
+	node bench/publish.mjs --cases a,b,c --runs $(PUBLISH_RUNS) --guard
 
 # The guard alone: the build's wall time and peak memory against Hugo's, in the
 # same run, within bench/run.py's GUARD (BENCH_BASELINE=<an older site binary>

@@ -1,0 +1,134 @@
+// The content path's checks (site.yml's `content` job) refuse what a content
+// change can break. Each case commits one defect an editor could make on top of
+// a clone of the project, and runs the job's checking step as the workflow
+// writes it, in that clone, with this build of `site` as the kept release
+// binary. The step must fail, saying what `make test` would say of the same
+// defect (the step runs the same commands: `site build --strict-budgets`, `site
+// check`, and e2e/routes.test.mjs's checks of a page). A failed `content` job
+// publishes nothing: pipeline.test.mjs shows the deploy skipped.
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { edit, projectRepository } from "./publish.mjs";
+import { root, runStep, step, workflowJob } from "./workflow.mjs";
+
+const bin = path.resolve(root, process.env.SITE_BIN ?? "target/debug/site");
+const job = workflowJob("site.yml", "content");
+const checks = step(job, "Build, check, and check the touched pages in Chromium");
+
+let repo;
+let base;
+before(() => {
+  repo = projectRepository();
+  base = repo.first;
+});
+after(() => repo?.remove());
+
+/**
+ * Runs the content job's checks on `sha` (after `base`) in a clone of the
+ * repository, as the job's checkout, install and kept binary leave it.
+ */
+async function contentChecks(sha) {
+  const workspace = mkdtempSync(path.join(tmpdir(), "site-content-path-"));
+  try {
+    execFileSync("git", ["clone", "-q", "--no-local", repo.dir, workspace]);
+    execFileSync("git", ["-C", workspace, "checkout", "-q", "--detach", sha]);
+    // `npm ci` as done: the project's packages, newer than the clone's lockfile.
+    symlinkSync(path.join(root, "node_modules"), path.join(workspace, "node_modules"));
+    const now = new Date();
+    utimesSync(path.join(root, "node_modules", ".installed"), now, now);
+    mkdirSync(path.join(workspace, "target", "release"), { recursive: true });
+    symlinkSync(bin, path.join(workspace, "target", "release", "site"));
+    // The pictures' caches, keyed by content, as a runner's first build would make them.
+    for (const cache of ["images", "social"]) {
+      const from = path.join(root, ".site", cache);
+      if (existsSync(from)) cpSync(from, path.join(workspace, ".site", cache), { recursive: true });
+    }
+    const result = await runStep(job, checks, {
+      workspace,
+      contexts: { needs: { changes: { outputs: { base } } }, github: { sha } },
+      timeoutMs: 300_000,
+    });
+    return { ...result, log: `${result.stdout}${result.stderr}`.replace(/\x1b\[[0-9;]*m/g, "") };
+  } finally {
+    rmSync(workspace, { recursive: true, force: true });
+  }
+}
+
+/** A commit of `edit` on `base`; the clone goes back to `base` after. */
+function defect(message, change) {
+  repo.git("checkout", "-q", "-f", base);
+  repo.git("checkout", "-q", "-B", `defect-${Math.random().toString(36).slice(2)}`);
+  return repo.commit(message, change);
+}
+
+/** `count` KB of text that gzip cannot shrink much: a page far over its budget. */
+function incompressible(kb) {
+  let x = 2463534242;
+  const words = [];
+  while (words.join(" ").length < kb * 1024) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    words.push((x >>> 0).toString(36));
+  }
+  return words.join(" ");
+}
+
+describe("the content path refuses a content change that breaks the site", () => {
+  test("a sound content change passes, and only the pages it touched are checked in Chromium", async () => {
+    const sha = defect("A new line in About us", (dir) => edit(dir, "content/pages/about.yaml", /^(\s+heading:) Practitioners who build, not just advise$/m, "$1 Practitioners who build and deliver"));
+    const result = await contentChecks(sha);
+    assert.equal(result.code, 0, result.log);
+    assert.match(result.log, /The change touched \d pages:/);
+    const touched = Number(result.log.match(/The change touched (\d+) pages:/)[1]);
+    assert.ok(touched >= 1 && touched <= 4, result.log);
+    assert.match(result.log, /^\s+\/about\/$/m);
+  });
+
+  const cases = [
+    {
+      what: "a link to no page",
+      change: (dir) => edit(dir, "content/pages/accessibility.md", /We reply within five working days\./, "We reply within five working days. See [our plans](/accessibility/plans/)."),
+      says: /the link to `\/accessibility\/plans\/` leads to no page of this site/,
+    },
+    {
+      what: "an image without alt",
+      change: (dir) => edit(dir, "content/pages/accessibility.md", /## Report a problem\n/, "## Report a problem\n\n<img src=\"/images/hero-about.svg\">\n"),
+      says: /image \/images\/hero-about\.svg has no alt attribute/,
+    },
+    {
+      what: "a title too long for a 320 px screen",
+      change: (dir) => edit(dir, "content/pages/about.yaml", /^(\s+heading:) Practitioners who build, not just advise$/m, "$1 Transformationsfinanzierungsverantwortungsbereichsleiterinnen"),
+      says: /\/about\/: 320 px: wider than the screen: h1\.hero__heading "Transformationsfinanzierungsve"/,
+    },
+    {
+      what: "a page over its budget",
+      change: (dir) => edit(dir, "content/pages/accessibility.md", /We reply within five working days\./, `We reply within five working days.\n\n${incompressible(120)}`),
+      says: /budgets: \/accessibility\/: HTML is [\d.]+ KB after gzip, over its budget of 30 KB/,
+    },
+    {
+      what: "YAML that does not parse",
+      change: (dir) => edit(dir, "content/pages/about.yaml", /^title: About us$/m, "title: [About us"),
+      says: /content\/pages\/about\.yaml:2:8: this `\[` is never closed/,
+    },
+    {
+      // A heading that skips a level is axe-core's best practice, not a WCAG rule,
+      // and the checks run WCAG's: a link with no words is one.
+      what: "an axe violation in its Markdown: a link with no words",
+      change: (dir) => edit(dir, "content/pages/accessibility.md", /We reply within five working days\./, "We reply within five working days. [](/contact/)"),
+      says: /\/accessibility\/: 320 px: link-name: Links must have discernible text/,
+    },
+  ];
+  for (const { what, change, says } of cases) {
+    test(`${what}: the checks fail and say so`, async () => {
+      const result = await contentChecks(defect(what, change));
+      assert.notEqual(result.code, 0, result.log);
+      assert.match(result.log, says, result.log);
+    });
+  }
+});

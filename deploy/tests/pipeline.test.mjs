@@ -1,0 +1,148 @@
+// Which of site.yml's jobs a commit runs: the workflow as written, its `changes`
+// job run for real on a clone of the project with the commit on top, and the
+// jobs after it only evaluated (`pretend`), each with the result a case gives.
+// The content path's checks themselves are run in content-path.test.mjs, and
+// the whole path, timed, by `make bench-publish`.
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { logOf, runWorkflow } from "./pipeline.mjs";
+import { edit, projectRepository } from "./publish.mjs";
+import { root, workflowJob } from "./workflow.mjs";
+
+let repo;
+let store;
+before(() => {
+  repo = projectRepository();
+  store = mkdtempSync(path.join(tmpdir(), "site-caches-"));
+});
+after(() => {
+  repo?.remove();
+  rmSync(store, { recursive: true, force: true });
+});
+
+const AFTER_CHANGES = { test: "success", content: "success", build: "success", deploy: "success", openings: "success" };
+
+/** The result of each job of site.yml for `sha` pushed to `ref` (or `event`), the others pretended. */
+async function jobsFor(sha, { event, pretend = {} } = {}) {
+  const run = await runWorkflow({
+    source: repo.dir,
+    sha,
+    file: "site.yml",
+    event: event ?? { name: "push", ref: "refs/heads/main", before: repo.git("rev-parse", `${sha}^`) },
+    vars: { SITE_BASE_URL: "https://www.meridian-digital.com" },
+    store,
+    pretend: { ...AFTER_CHANGES, ...pretend },
+  });
+  const results = Object.fromEntries(Object.entries(run.jobs).map(([id, j]) => [id, j.result]));
+  return { results, path: run.jobs.changes.outputs.path, log: logOf(run.jobs.changes) };
+}
+
+describe("site.yml's path for a commit", () => {
+  test("an editor's commit to a page and a picture takes the content path: the content checks, the build and the deploy, not make test", async () => {
+    const sha = repo.commit("Publish About us", (dir) => {
+      edit(dir, "content/pages/about.yaml", /^title: About us$/m, "title: About Meridian");
+      edit(dir, "public/favicon.svg", /<\/svg>\s*$/, "<!-- a new picture --></svg>\n");
+    });
+    const { results, path: chosen, log } = await jobsFor(sha);
+    assert.equal(chosen, "content", log);
+    assert.deepEqual(results, { changes: "success", test: "skipped", content: "success", build: "success", deploy: "success", openings: "success" });
+  });
+
+  for (const file of ["content/site.yaml", "content/strings/de.yaml", "generator/src/lib.rs", "templates/base.html", "islands/Header.tsx", "styles/main.css", "e2e/routes.test.mjs", "deploy/crawl.mjs", "package-lock.json", "Cargo.lock", ".github/workflows/site.yml"]) {
+    test(`a commit that changes ${file} takes the full path: make test, not the content checks`, async () => {
+      const sha = repo.commit(`Change ${file}`, (dir) => edit(dir, file, /\s*$/, file.endsWith(".json") || file.endsWith(".lock") ? "\n\n" : "\n\n\n"));
+      const { results, path: chosen, log } = await jobsFor(sha);
+      assert.equal(chosen, "code", log);
+      assert.equal(results.test, "success");
+      assert.equal(results.content, "skipped");
+      assert.equal(results.deploy, "success");
+    });
+  }
+
+  test("a content change beside a template change takes the full path", async () => {
+    const sha = repo.commit("Words and a template", (dir) => {
+      edit(dir, "content/pages/about.yaml", /^title: .*$/m, "title: About us");
+      edit(dir, "templates/base.html", /\s*$/, "\n");
+    });
+    assert.equal((await jobsFor(sha)).path, "code");
+  });
+
+  test("a push whose base the clone lacks (several commits, or a new branch) takes the full path", async () => {
+    const first = repo.commit("One", (dir) => edit(dir, "content/pages/about.yaml", /^title: .*$/m, "title: About"));
+    const sha = repo.commit("Two", (dir) => edit(dir, "content/pages/about.yaml", /^title: .*$/m, "title: About us"));
+    const before = repo.git("rev-parse", `${first}^`);
+    const several = await jobsFor(sha, { event: { name: "push", ref: "refs/heads/main", before } });
+    assert.equal(several.path, "code", several.log);
+    const newBranch = await jobsFor(sha, { event: { name: "push", ref: "refs/heads/draft", before: "0".repeat(40) } });
+    assert.equal(newBranch.path, "code");
+    assert.equal(newBranch.results.test, "success");
+  });
+
+  test("a pull request from the editorial workflow that changes content only takes the content path to its preview", async () => {
+    const base = repo.git("rev-parse", "HEAD");
+    const sha = repo.commit("Draft: About us", (dir) => edit(dir, "content/pages/about.yaml", /^title: .*$/m, "title: About Meridian Digital"));
+    const event = { name: "pull_request", ref: "refs/pull/7/merge", headRef: "cms/pages/about", base, head: sha, number: 7 };
+    const { results, path: chosen } = await jobsFor(sha, { event });
+    assert.equal(chosen, "content");
+    assert.deepEqual(results, { changes: "success", test: "skipped", content: "success", build: "success", deploy: "success", openings: "skipped" });
+    // A fork's pull request is checked on the same path, and never built with the secrets or published.
+    const fork = await jobsFor(sha, { event: { ...event, fromFork: true } });
+    assert.deepEqual(fork.results, { changes: "success", test: "skipped", content: "success", build: "skipped", deploy: "skipped", openings: "skipped" });
+  });
+
+  test("nothing is published when the content checks fail, nor when make test fails", async () => {
+    const sha = repo.commit("Publish", (dir) => edit(dir, "content/pages/about.yaml", /^title: .*$/m, "title: About"));
+    const content = await jobsFor(sha, { pretend: { content: "failure" } });
+    assert.equal(content.results.deploy, "skipped");
+    assert.equal(content.results.openings, "skipped");
+    const code = repo.commit("Template", (dir) => edit(dir, "templates/base.html", /\s*$/, "\n\n"));
+    const full = await jobsFor(code, { pretend: { test: "failure" } });
+    assert.equal(full.results.deploy, "skipped");
+  });
+
+  test("the daily run rebuilds and publishes without tests, as before", async () => {
+    const sha = repo.git("rev-parse", "HEAD");
+    const { results, path: chosen } = await jobsFor(sha, { event: { name: "schedule", ref: "refs/heads/main" } });
+    assert.equal(chosen, "code");
+    assert.deepEqual(results, { changes: "success", test: "skipped", content: "skipped", build: "success", deploy: "success", openings: "success" });
+  });
+});
+
+describe("the generator kept between runs", () => {
+  const keyOf = (job) => workflowJob("site.yml", job).job.steps.find((s) => s.id === "generator").with.key;
+
+  test("the content checks and the build keep it under one key", () => {
+    assert.equal(keyOf("content"), keyOf("build"));
+  });
+
+  test("its key covers every file compiled into it: the generator, the crates, the compiler, and what it includes from outside generator/", () => {
+    const key = keyOf("build");
+    const patterns = [...key.matchAll(/'([^']+)'/g)].map((m) => m[1]);
+    assert.match(key, /steps\.rustc\.outputs\.version/);
+    for (const needed of ["Cargo.toml", "Cargo.lock", "generator/src/main.rs", "generator/build.rs", "generator/Cargo.toml"]) {
+      assert.ok(patterns.some((p) => path.matchesGlob(needed, p)), `${needed} is in the key`);
+    }
+    // Every include_str! and include_bytes! of the sources, resolved from its file.
+    const sources = [];
+    const walk = (dir) => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(path.join(dir, e.name));
+        else if (e.name.endsWith(".rs")) sources.push(path.join(dir, e.name));
+      }
+    };
+    walk(path.join(root, "generator", "src"));
+    let included = 0;
+    for (const file of sources) {
+      for (const m of readFileSync(file, "utf8").matchAll(/include_(?:str|bytes)!\(\s*"([^"]+)"\s*\)/g)) {
+        const target = path.relative(root, path.resolve(path.dirname(file), m[1]));
+        assert.ok(patterns.some((p) => path.matchesGlob(target, p)), `${path.relative(root, file)} includes ${target}, which the key must cover`);
+        included++;
+      }
+    }
+    assert.ok(included >= 6, `found ${included} includes`);
+  });
+});
