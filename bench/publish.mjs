@@ -84,7 +84,7 @@ const generatorCommit = () => {
 
 async function once(label, made, store) {
   const before = repo.git("rev-parse", `${made.sha}^`);
-  const { seconds, jobs } = await publish({
+  const { seconds, jobs, run } = await publish({
     repo,
     sha: made.sha,
     event: { name: "push", ref: "refs/heads/main", before },
@@ -97,7 +97,8 @@ async function once(label, made, store) {
   log(`(${label}) ${seconds === null ? "never served" : `${seconds.toFixed(1)} s`}: ${times.join(", ")}`);
   const failed = Object.entries(jobs).filter(([, j]) => j.result === "failure");
   for (const [id, j] of failed) log(`--- ${id} failed:\n${logOf(j).slice(-4000)}`);
-  if (seconds === null || failed.length) throw new Error(`case ${label}: the commit was not published`);
+  if (seconds === null || failed.length) throw new Error(`case ${label}: the commit was not published (its runners: ${run.dir})`);
+  rmSync(run.dir, { recursive: true, force: true });
   return { seconds, jobs: Object.fromEntries(Object.entries(jobs).map(([id, j]) => [id, { result: j.result, started: j.started / 1000, ended: j.ended / 1000 }])) };
 }
 
