@@ -180,7 +180,7 @@ bench: setup deploy-setup packages
 PUBLISH_RUNS ?= 3
 bench-publish: setup deploy-setup packages
 	$(CARGO) build --release --locked --quiet
-	node bench/publish.mjs --cases a,b,c --runs $(PUBLISH_RUNS) --guard
+	node bench/publish.mjs --cases a,c,b --runs $(PUBLISH_RUNS) --guard
 
 # The guard alone: the build's wall time and peak memory against Hugo's, in the
 # same run, within bench/run.py's GUARD (BENCH_BASELINE=<an older site binary>

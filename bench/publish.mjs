@@ -14,8 +14,9 @@
 // are warmed first: the generator by the release binary of this checkout (`make
 // bench` builds it), kept under the key the workflow computes, as the last code
 // commit's run would have left it, and the packages by one unmeasured run. Case
-// b's by an unmeasured full run. Prints each run's seconds
-// and its jobs' times, then JSON (the last line). --guard fails when case a's
+// b's by what case c left when it ran just before (`--cases c,b`), else by an
+// unmeasured full run. Prints each run's seconds and its jobs' times, then JSON
+// (the last line). --guard fails when case a's
 // median is over A_BOUND seconds.
 
 import { execFileSync } from "node:child_process";
@@ -103,6 +104,8 @@ async function once(label, made, store) {
 }
 
 const results = {};
+/** The caches the last run of case c left, which case b after it starts from. */
+let coldLeft = null;
 try {
   for (const c of cases) {
     const samples = [];
@@ -112,16 +115,15 @@ try {
       await once("a, warming the caches", first, warmStore);
       for (let i = 0; i < runs; i++) samples.push(await once("a", contentCommit(), warmStore));
     } else if (c === "b") {
-      await once("b, warming the caches", generatorCommit(), warmStore);
-      for (let i = 0; i < runs; i++) samples.push(await once("b", generatorCommit(), warmStore));
+      // Warm: what a first run (case c, just before) left, or one run now.
+      const store = coldLeft ?? warmStore;
+      if (!coldLeft) await once("b, warming the caches", generatorCommit(), store);
+      for (let i = 0; i < runs; i++) samples.push(await once("b", generatorCommit(), store));
     } else if (c === "c") {
       for (let i = 0; i < runs; i++) {
-        const store = mkdtempSync(path.join(tmpdir(), "site-caches-cold-"));
-        try {
-          samples.push(await once("c", generatorCommit(), store));
-        } finally {
-          rmSync(store, { recursive: true, force: true });
-        }
+        if (coldLeft) rmSync(coldLeft, { recursive: true, force: true });
+        coldLeft = mkdtempSync(path.join(tmpdir(), "site-caches-cold-"));
+        samples.push(await once("c", generatorCommit(), coldLeft));
       }
     } else {
       throw new Error(`no case ${c} (a, b or c)`);
@@ -133,6 +135,7 @@ try {
 } finally {
   await hosts.stop();
   repo.remove();
+  if (coldLeft) rmSync(coldLeft, { recursive: true, force: true });
 }
 console.log(JSON.stringify({ bound: A_BOUND, cases: results }));
 if (guard && results.a && results.a.median > A_BOUND) {
