@@ -141,7 +141,7 @@ check: site-build
 # the generator to use (the job's kept release binary).
 SITE_BIN ?= $(DEBUG_SITE)
 CHANGE := .site/content-change
-content-checks: setup chromium
+content-checks: setup chromium $(if $(filter $(DEBUG_SITE),$(SITE_BIN)),debug-build)
 	@test -n "$(BASE)" || { echo "make content-checks BASE=<the commit before the change>"; exit 2; }
 	@rm -rf $(CHANGE) && mkdir -p $(CHANGE)
 	$(FAKETIME) $(SITE_BIN) build --strict-budgets --out $(CHANGE)/after

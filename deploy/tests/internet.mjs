@@ -20,6 +20,18 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
 const REGISTRIES = ["registry.npmjs.org", "index.crates.io", "static.crates.io", "crates.io"];
 const NO_PROXY = ["127.0.0.1", "localhost", ...REGISTRIES].join(",");
 
+/** Answers a proxy's CONNECT on `socket` by joining it to the loopback `port`. */
+export function tunnel(socket, head, port) {
+  const upstream = net.connect(port, "127.0.0.1", () => {
+    socket.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+    upstream.write(head);
+    upstream.pipe(socket);
+    socket.pipe(upstream);
+  });
+  upstream.on("error", () => socket.destroy());
+  socket.on("error", () => upstream.destroy());
+}
+
 /** Whether `hostname` is one of `names` (a name, or `*.` and a suffix). */
 const matches = (names, hostname) => names.some((n) => (n.startsWith("*.") ? hostname.endsWith(n.slice(1)) : hostname === n));
 
@@ -78,17 +90,7 @@ export async function startInternet(names, route) {
   });
   proxy.on("connect", (req, socket, head) => {
     const [hostname, port] = req.url.split(/:(?=\d+$)/);
-    if (LOOPBACK.has(hostname)) {
-      const upstream = net.connect(Number(port), "127.0.0.1", () => {
-        socket.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-        upstream.write(head);
-        upstream.pipe(socket);
-        socket.pipe(upstream);
-      });
-      upstream.on("error", () => socket.destroy());
-      socket.on("error", () => upstream.destroy());
-      return;
-    }
+    if (LOOPBACK.has(hostname)) return tunnel(socket, head, Number(port));
     if (!matches(names, hostname)) {
       unexpected.push(`CONNECT ${req.url}`);
       socket.end("HTTP/1.1 403 Forbidden\r\n\r\n");

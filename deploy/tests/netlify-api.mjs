@@ -22,9 +22,9 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { tunnel } from "./internet.mjs";
 
 export const EXTENSIONS_HOST = "api.netlifysdk.com";
 
@@ -162,14 +162,7 @@ export async function startNetlifyApi({ token, site, name }) {
       socket.end("HTTP/1.1 403 Forbidden\r\n\r\n");
       return;
     }
-    const upstream = net.connect(extensions.address().port, "127.0.0.1", () => {
-      socket.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-      upstream.write(head);
-      upstream.pipe(socket);
-      socket.pipe(upstream);
-    });
-    upstream.on("error", () => socket.destroy());
-    socket.on("error", () => upstream.destroy());
+    tunnel(socket, head, extensions.address().port);
   });
 
   for (const s of [api, extensions, proxy]) await new Promise((resolve) => s.listen(0, "127.0.0.1", resolve));
