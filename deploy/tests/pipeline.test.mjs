@@ -38,7 +38,9 @@ async function jobsFor(sha, { event, pretend = {} } = {}) {
     pretend: { ...AFTER_CHANGES, ...pretend },
   });
   const results = Object.fromEntries(Object.entries(run.jobs).map(([id, j]) => [id, j.result]));
-  return { results, path: run.jobs.changes.outputs.path, log: logOf(run.jobs.changes) };
+  const log = logOf(run.jobs.changes);
+  rmSync(run.dir, { recursive: true, force: true });
+  return { results, path: run.jobs.changes.outputs.path, log };
 }
 
 describe("site.yml's path for a commit", () => {

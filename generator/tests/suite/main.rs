@@ -23,7 +23,6 @@ mod languages;
 mod layers;
 mod parts;
 mod publishing;
-mod saves;
 mod sections;
 mod session;
 mod structured_data;
