@@ -10,7 +10,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { edit, projectRepository } from "./publish.mjs";
@@ -37,10 +37,14 @@ async function contentChecks(sha) {
   try {
     execFileSync("git", ["clone", "-q", "--no-local", repo.dir, workspace]);
     execFileSync("git", ["-C", workspace, "checkout", "-q", "--detach", sha]);
-    // `npm ci` as done: the project's packages, newer than the clone's lockfile.
+    // `npm ci` as done: the project's packages, and the files make installs them
+    // from dated before they were (the project's own stamp is left as it is).
     symlinkSync(path.join(root, "node_modules"), path.join(workspace, "node_modules"));
-    const now = new Date();
-    utimesSync(path.join(root, "node_modules", ".installed"), now, now);
+    const installed = statSync(path.join(root, "node_modules", ".installed")).mtime;
+    const before = new Date(installed.getTime() - 60_000);
+    for (const file of [".node-version", "package.json", "package-lock.json", ...readdirSync(path.join(workspace, "patches")).map((p) => `patches/${p}`)]) {
+      utimesSync(path.join(workspace, file), before, before);
+    }
     mkdirSync(path.join(workspace, "target", "release"), { recursive: true });
     symlinkSync(bin, path.join(workspace, "target", "release", "site"));
     // The pictures' caches, keyed by content, as a runner's first build would make them.
