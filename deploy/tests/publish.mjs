@@ -14,7 +14,7 @@
 // site is live, is left out.
 
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startWorkerd } from "../../e2e/hosts.mjs";
@@ -112,7 +112,7 @@ export function projectRepository() {
 /** Replaces what `pattern` matches in `file` of `dir` (it must match). */
 export function edit(dir, file, pattern, replacement) {
   const full = path.join(dir, file);
-  const text = execFileSync("cat", [full], { encoding: "utf8" });
+  const text = readFileSync(full, "utf8");
   if (!pattern.test(text)) throw new Error(`${file} has nothing that matches ${pattern}`);
   writeFileSync(full, text.replace(pattern, replacement));
 }
