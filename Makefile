@@ -141,8 +141,16 @@ check: site-build
 # the generator to use (the job's kept release binary).
 SITE_BIN ?= $(DEBUG_SITE)
 CHANGE := .site/content-change
+# BASE is checked before anything is installed or built.
+ifneq ($(filter content-checks,$(MAKECMDGOALS)),)
+ifeq ($(BASE),)
+$(error make content-checks needs BASE=<the commit before the change>)
+endif
+ifeq ($(shell git rev-parse --verify -q "$(BASE)^{commit}"),)
+$(error BASE=$(BASE) is not a commit of this clone)
+endif
+endif
 content-checks: setup chromium $(if $(filter $(DEBUG_SITE),$(SITE_BIN)),debug-build)
-	@test -n "$(BASE)" || { echo "make content-checks BASE=<the commit before the change>"; exit 2; }
 	@rm -rf $(CHANGE) && mkdir -p $(CHANGE)
 	$(FAKETIME) $(SITE_BIN) build --strict-budgets --out $(CHANGE)/after
 	$(FAKETIME) $(SITE_BIN) check --out $(CHANGE)/after
@@ -160,7 +168,7 @@ content-checks: setup chromium $(if $(filter $(DEBUG_SITE),$(SITE_BIN)),debug-bu
 	  $(FAKETIME) $(SITE_BIN) build --root $$dir --out $$dir.dist >/dev/null || exit 1; \
 	done
 	node deploy/changes.mjs pages $(BASE) HEAD $(CHANGE)/parent.dist $(CHANGE)/head.dist > $(CHANGE)/routes
-	@echo "The change touched $$(wc -l < $(CHANGE)/routes) pages:"; sed 's/^/  /' $(CHANGE)/routes
+	@n=$$(wc -l < $(CHANGE)/routes); echo "The change touched $$n page$$([ $$n = 1 ] || echo s):"; sed 's/^/  /' $(CHANGE)/routes
 	SITE_BIN=$(SITE_BIN) ROUTES=$(CHANGE)/routes $(FAKETIME) node --test e2e/routes.test.mjs
 
 screenshots: setup packages debug-build

@@ -88,8 +88,7 @@ describe("the content path refuses a content change that breaks the site", () =>
     const sha = defect("A new line in About us", (dir) => edit(dir, "content/pages/about.yaml", /^(\s+heading:) Practitioners who build, not just advise$/m, "$1 Practitioners who build and deliver"));
     const result = await contentChecks(sha);
     assert.equal(result.code, 0, result.log);
-    assert.match(result.log, /The change touched \d pages:/);
-    const touched = Number(result.log.match(/The change touched (\d+) pages:/)[1]);
+    const touched = Number(result.log.match(/The change touched (\d+) pages?:/)?.[1]);
     assert.ok(touched >= 1 && touched <= 4, result.log);
     assert.match(result.log, /^\s+\/about\/$/m);
   });
