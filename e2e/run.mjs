@@ -4,6 +4,8 @@
 // long each file ran, longest first, to keep that order honest. The files share
 // one Chromium (a launch costs most of a second of processor time, once for each
 // file that uses a browser): each connects to it (support.mjs's launchBrowser).
+// The failures are told again after the times, each with its error's first
+// lines, so that the end of a long log says why, not only what.
 // Usage: node e2e/run.mjs <jobs> <file>...
 
 import { run } from "node:test";
@@ -24,12 +26,21 @@ const took = [];
 stream.on("test:complete", (data) => {
   if (data.nesting === 0 && files.includes(data.name)) took.push([data.name, data.details.duration_ms / 1000]);
 });
-stream.on("test:fail", () => (process.exitCode = 1));
+const failed = [];
+stream.on("test:fail", (data) => {
+  process.exitCode = 1;
+  // A suite fails with its tests: its own error only says so.
+  if (data.details.type === "suite") return;
+  const error = data.details.error?.cause ?? data.details.error;
+  const text = String(error?.message ?? error).split("\n").slice(0, 8).join("\n      ");
+  failed.push(`  ✘ ${data.file ?? ""}: ${data.name}\n      ${text}`);
+});
 const report = stream.compose(spec);
 report.pipe(process.stdout, { end: false });
 report.on("end", () => {
   const rows = took.sort((a, b) => b[1] - a[1]);
   process.stdout.write("\nEach file's time, longest first:\n");
   for (const [file, seconds] of rows) process.stdout.write(`  ${seconds.toFixed(0).padStart(4)} s  ${file}\n`);
+  if (failed.length) process.stdout.write(`\nWhat failed:\n${failed.join("\n")}\n`);
   browser.close();
 });

@@ -134,6 +134,10 @@ describe("responses", () => {
 
 describe("live preview", () => {
   const index = () => path.join(site, "content/pages/index.yaml");
+  // What waits on a rebuild and a reload waits as long as a busy machine takes
+  // (the debug generator, beside the other test files): a save that is never
+  // built still fails.
+  const REBUILT = { timeout: 60_000 };
 
   test("one save reloads open pages once, however slowly it is written, and a save that changes nothing served reloads none", async () => {
     const live = await liveEvents(server.url);
@@ -168,12 +172,12 @@ describe("live preview", () => {
     // heading (its cause not found; a save that never reaches the page still
     // fails here, and the first test counts the reloads of a save).
     writeFileSync(index(), before.replace("Reinvent your enterprise", "Reimagine your enterprise"));
-    await page.locator("h1", { hasText: "Reimagine your enterprise" }).waitFor({ timeout: 60_000 });
+    await page.locator("h1", { hasText: "Reimagine your enterprise" }).waitFor(REBUILT);
     assert.deepEqual(problems, []);
     // The English heading changed, so its translations are stale until the
     // heading is back: the next tests start from a site without warnings.
     writeFileSync(index(), before);
-    await page.locator("h1", { hasText: "Reinvent your enterprise" }).waitFor({ timeout: 60_000 });
+    await page.locator("h1", { hasText: "Reinvent your enterprise" }).waitFor(REBUILT);
     await context.close();
   });
 
@@ -185,7 +189,7 @@ describe("live preview", () => {
     const good = readFileSync(index(), "utf8");
     writeFileSync(index(), good.replace("type: card_grid", "type: carousel"));
     const overlay = page.locator("#site-build-error");
-    await overlay.waitFor();
+    await overlay.waitFor(REBUILT);
     assert.match(await overlay.innerText(), /content\/pages\/index\.yaml:\d+:\d+: blocks\[1\]\.type \(in the 2nd block\): unknown block type `carousel`/);
     // The last good site is still served, and a page opened now shows the error too.
     await page.reload();
@@ -193,7 +197,7 @@ describe("live preview", () => {
     assert.equal(await page.locator("#digital-core-capabilities .card").count(), 6);
     assert.match(server.output(), /unknown block type `carousel`/, "the terminal shows it too");
 
-    const reloaded = page.waitForEvent("load");
+    const reloaded = page.waitForEvent("load", REBUILT);
     writeFileSync(index(), good);
     await reloaded;
     assert.equal(await overlay.count(), 0);
@@ -207,11 +211,11 @@ describe("live preview", () => {
     await liveConnected(page);
     const good = readFileSync(index(), "utf8");
     assert.ok(good.includes("href: /contact"), "the home page links to /contact");
-    let reloaded = page.waitForEvent("load");
+    let reloaded = page.waitForEvent("load", REBUILT);
     writeFileSync(index(), good.replace("href: /contact", "href: /contcat"));
     await reloaded;
     const panel = page.locator("#site-build-warnings");
-    await panel.waitFor();
+    await panel.waitFor(REBUILT);
     assert.match(
       await panel.innerText(),
       /content\/pages\/index\.yaml:\d+:\d+: blocks\[\d+\]\.actions\[\d+\]\.href \([^)]*\): the link to `\/contcat\/` leads to no page of this site; did you mean `\/contact\/`\?/,
@@ -222,7 +226,7 @@ describe("live preview", () => {
     await page.getByRole("button", { name: "Close" }).click();
     assert.equal(await panel.count(), 0);
 
-    reloaded = page.waitForEvent("load");
+    reloaded = page.waitForEvent("load", REBUILT);
     writeFileSync(index(), good);
     await reloaded;
     await hydrated(page);
@@ -237,7 +241,7 @@ describe("live preview", () => {
     await hydrated(page);
     await liveConnected(page);
     const header = path.join(site, "islands/Header.tsx");
-    const reloaded = page.waitForEvent("load", { timeout: 20_000 });
+    const reloaded = page.waitForEvent("load", REBUILT);
     writeFileSync(header, readFileSync(header, "utf8").replace("aria-label={words.menu}", 'aria-label="Site menu"'));
     await reloaded;
     await hydrated(page);
