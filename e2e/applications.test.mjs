@@ -35,7 +35,9 @@ before(async () => {
     path.join(site, "content/pages/careers/cloud-architect-closed.md"),
     "---\ntitle: Cloud Architect\ndescription: A role that has closed.\nlocation: London\nteam: Cloud Engineering\nemployment_type: full_time\ndate_posted: 2026-10-01\nvalid_through: 2026-11-01\n---\nThis role has been filled.\n",
   );
-  server = await startServer({ siteRoot: site, env: { SITE_SERVICE_ROLE_KEY: SERVICE_KEY } });
+  // Behind a proxy, as the live table is: the lost answers' tests are senders
+  // of their own (X-Forwarded-For), so the rate limit counts only their sends.
+  server = await startServer({ siteRoot: site, env: { SITE_SERVICE_ROLE_KEY: SERVICE_KEY }, args: ["--trust-proxy"] });
   browser = await launchBrowser();
   files = mkdtempSync(path.join(tmpdir(), "site-cv-"));
   // A real PDF, printed by the browser.
@@ -154,6 +156,57 @@ describe("a candidate applies from the posting's page", () => {
     assert.equal(await country.evaluate((el) => getComputedStyle(el).borderTopColor), "rgb(180, 35, 24)", "drawn as invalid");
     assert.equal(await page.evaluate(() => document.activeElement?.name), "country");
     assert.equal(applications().length, before);
+    await context.close();
+  });
+});
+
+describe("an application whose answers are lost", () => {
+  /**
+   * Loses the answers of the next `n` inserts into the table: each is made and
+   * committed by site serve, then the browser is told the connection was reset.
+   */
+  let senders = 0;
+  async function loseAnswers(page, n) {
+    let left = n;
+    senders++;
+    const headers = (route) => ({ ...route.request().headers(), "x-forwarded-for": `198.18.1.${senders}` });
+    await page.route("**/rest/v1/job_applications", async (route) => {
+      if (left === 0) return route.continue({ headers: headers(route) });
+      left--;
+      await route.fetch({ headers: headers(route) });
+      await route.abort("connectionreset");
+    });
+  }
+
+  test("sent again by the visitor after the form's own retry failed too: one application, one CV, and the visitor sees it sent", async () => {
+    const { page, context, problems } = await postingPage(LONDON, 1280);
+    const email = `lost-${Date.now()}@example.com`;
+    await fill(page, { email, file: path.join(files, "Asha Patel CV.pdf") });
+    const cvs = storedCvs().length;
+    await loseAnswers(page, 2);
+    await page.getByRole("button", { name: "Send Application" }).click();
+    await toast(page).getByText("Submission Failed").waitFor();
+    assert.match(await page.locator(".toast__description").innerText(), /connection failed/);
+    assert.equal(await page.getByLabel(/^Email Address/).inputValue(), email, "every value is kept");
+    assert.equal(applications().filter((r) => r.email === email).length, 1, "the first attempt reached the table");
+    await page.getByRole("button", { name: "Send Application" }).click();
+    await page.getByRole("heading", { name: "Application Sent" }).waitFor();
+    const rows = applications().filter((r) => r.email === email);
+    assert.equal(rows.length, 1, "one application");
+    assert.equal(storedCvs().length, cvs + 1, "one CV");
+    assert.ok(storedCvs().includes(rows[0].cv_key));
+    assert.deepEqual(problems.filter((p) => !/ERR_CONNECTION_RESET/.test(p)), []);
+    await context.close();
+  });
+
+  test("one lost answer is retried by the form itself: one application, and the visitor sees it sent", async () => {
+    const { page, context } = await postingPage(LONDON, 375);
+    const email = `retried-${Date.now()}@example.com`;
+    await fill(page, { email, file: DOCX });
+    await loseAnswers(page, 1);
+    await page.getByRole("button", { name: "Send Application" }).click();
+    await page.getByRole("heading", { name: "Application Sent" }).waitFor();
+    assert.equal(applications().filter((r) => r.email === email).length, 1);
     await context.close();
   });
 });

@@ -110,7 +110,7 @@ describe("the contact form", () => {
     assert.equal(sent.email, "asha@example.com");
     assert.equal(sent.company, "Northbridge Bank");
     assert.equal(sent.agree, true);
-    assert.match(sent.attachmentUrl, /\/storage\/v1\/object\/public\/contact-attachments\/public\/\d+_Site_plan_v2\.png$/);
+    assert.match(sent.attachmentUrl, /\/storage\/v1\/object\/public\/contact-attachments\/public\/\d+_[0-9a-f]{32}_Site_plan_v2\.png$/);
     const stored = await fetch(sent.attachmentUrl);
     assert.equal(stored.status, 200);
     assert.equal(stored.headers.get("cache-control"), "max-age=3600");

@@ -5,6 +5,8 @@
 // front of its project: `/rest/v1/` goes either to PostgreSQL (the insert
 // PostgREST makes, supabase/tests/postgrest.mjs) or to `site serve`, everything
 // else (pages, storage) to `site serve`; it sets X-Forwarded-For as Supabase's does.
+// It can also lose an answer: the insert is made and committed, and the
+// connection dropped before the answer reaches the browser, as a tunnel does.
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -34,13 +36,33 @@ let columns;
 let browser;
 /** Where the gateway sends `/rest/v1/`: "serve" or "postgres". */
 let backend = "serve";
+/** The sender's address the gateway reports, as Supabase's reports the visitor's. */
+let senderAddress = "127.0.0.1";
+/** How many of the next inserts' answers the gateway loses, once the insert is made. */
+let answersToLose = 0;
+/** The inserts the gateway was sent. */
+let inserts = 0;
 
-/** Forwards a request to `site serve`, with the sender's address. */
-function forward(req, res, body) {
+/** Whether this request's answer is to be lost: an insert, while answers are being lost. */
+function losesAnswer(req) {
+  if (!(req.method === "POST" && req.url.startsWith("/rest/v1/"))) return false;
+  inserts++;
+  if (answersToLose === 0) return false;
+  answersToLose--;
+  return true;
+}
+
+/** Forwards a request to `site serve`, with the sender's address; `lose`: its answer is read whole, then the connection dropped. */
+function forward(req, res, body, lose = false) {
   const target = new URL(server.url);
   const upstream = http.request(
-    { hostname: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host, "x-forwarded-for": req.socket.remoteAddress } },
+    { hostname: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host, "x-forwarded-for": senderAddress } },
     (answer) => {
+      if (lose) {
+        answer.resume();
+        answer.on("end", () => res.socket.destroy());
+        return;
+      }
       res.writeHead(answer.statusCode, answer.headers);
       answer.pipe(res);
     },
@@ -52,7 +74,11 @@ function forward(req, res, body) {
 
 async function startGateway(port) {
   const gatewayServer = http.createServer(async (req, res) => {
-    if (!req.url.startsWith("/rest/v1/") || backend === "serve") return forward(req, res);
+    // Each answer closes its connection: a browser resends a request by itself
+    // when a connection it reused closes before any answer (Chromium does), and
+    // the tests of lost answers are to see what the form does.
+    res.shouldKeepAlive = false;
+    if (!req.url.startsWith("/rest/v1/") || backend === "serve") return forward(req, res, null, losesAnswer(req));
     const chunks = [];
     for await (const c of req) chunks.push(c);
     const cors = { "access-control-allow-origin": "*" };
@@ -64,10 +90,13 @@ async function startGateway(port) {
       res.writeHead(401, { ...cors, "content-type": "application/json" });
       return res.end(JSON.stringify({ message: "Invalid API key" }));
     }
+    const lose = losesAnswer(req);
     const answer =
       req.method === "GET"
         ? await select(db, TABLE)
-        : await insert(db, TABLE, columns, Buffer.concat(chunks).toString(), { ...req.headers, "x-forwarded-for": req.socket.remoteAddress });
+        : await insert(db, TABLE, columns, Buffer.concat(chunks).toString(), { ...req.headers, "x-forwarded-for": senderAddress });
+    // Committed (insert resolves after its commit): the answer is what is lost.
+    if (lose) return res.socket.destroy();
     res.writeHead(answer.status, { ...cors, "content-type": "application/json; charset=utf-8" });
     res.end(answer.body ? JSON.stringify(answer.body) : "");
   });
@@ -96,7 +125,8 @@ before(async () => {
       .replace(/anon_key: ".*"/, `anon_key: "${KEY}"`)
       .replace(/messages: console/, "messages: supabase"),
   );
-  server = await startServer({ siteRoot: site });
+  // Behind the gateway, which reports the sender as Supabase's does.
+  server = await startServer({ siteRoot: site, args: ["--trust-proxy"] });
   gateway = { server: await startGateway(port), url: `http://127.0.0.1:${port}` };
   browser = await launchBrowser();
 });
@@ -168,7 +198,8 @@ describe("the form with messages delivered", () => {
     assert.equal(message.subject, "Core banking modernisation");
     assert.equal(message.website, "");
     assert.ok(message.fill_ms >= 3000, `fill_ms ${message.fill_ms}`);
-    assert.match(message.attachment_key, /^public\/\d{13}_Site_plan\.png$/);
+    assert.match(message.attachment_key, /^public\/\d{13}_[0-9a-f]{32}_Site_plan\.png$/);
+    assert.equal(message.attachment_key.split("_")[1], message.send_key.replaceAll("-", ""), "the image is stored under the send's key");
     assert.equal(message.attachment_url, `${gateway.url}/storage/v1/object/public/contact-attachments/${message.attachment_key}`);
     assert.deepEqual(Buffer.from(await (await fetch(message.attachment_url)).arrayBuffer()), PNG);
     const shown = execFileSync(bin, ["messages", "--root", server.root], { encoding: "utf8" });
@@ -195,7 +226,7 @@ describe("the form with messages delivered", () => {
     assert.equal(row.status, "new");
     assert.equal(row.page, "/contact/");
     assert.ok(row.fill_ms >= 3000);
-    assert.match(row.attachment_url, /\/storage\/v1\/object\/public\/contact-attachments\/public\/\d{13}_brief\.png$/);
+    assert.match(row.attachment_url, /\/storage\/v1\/object\/public\/contact-attachments\/public\/\d{13}_[0-9a-f]{32}_brief\.png$/);
     console.log(`PostgreSQL's ${TABLE}: ${JSON.stringify({ ...row, id: "…", received_at: row.received_at.toISOString() })}`);
     assert.deepEqual(problems, []);
     await context.close();
@@ -224,6 +255,134 @@ describe("the form with messages delivered", () => {
     assert.deepEqual(inbox().filter((m) => m.email.startsWith("bot.")), []);
     const { rows } = await db.query(`select count(*)::int as n from ${TABLE} where email like 'bot.%'`);
     assert.equal(rows[0].n, 0);
+  });
+});
+
+describe("a send whose answer is lost lands once", () => {
+  let senders = 0;
+  /** A sender of its own for each case, so the rate limit counts only its sends. */
+  function newSender() {
+    senders++;
+    senderAddress = `198.18.0.${senders}`;
+    return `lost.${senders}.${Date.now()}@example.com`;
+  }
+
+  /** The messages from `email`: PostgreSQL's rows or site serve's inbox. */
+  async function messagesFrom(email) {
+    if (backend === "serve") return inbox().filter((m) => m.email === email);
+    const { rows } = await db.query(`select * from ${TABLE} where email = $1`, [email]);
+    return rows;
+  }
+
+  /** The stored images whose names hold the send's key, in site serve's storage (where both backends' forms store them). */
+  function imagesOf(sendKey) {
+    const folder = path.join(server.root, ".site/storage/contact-attachments/public");
+    return readdirSync(folder).filter((name) => name.includes(`_${sendKey.replaceAll("-", "")}_`));
+  }
+
+  /**
+   * How many more new messages the sender may send this hour (the limit is
+   * five): four when the lost send was counted once. Sent as the form sends.
+   */
+  async function sendsLeft(email) {
+    for (let n = 0; n < 10; n++) {
+      const response = await fetch(`${gateway.url}/rest/v1/${TABLE}`, {
+        method: "POST",
+        headers: { apikey: KEY, Authorization: `Bearer ${KEY}`, "Content-Type": "application/json", Prefer: "return=minimal" },
+        body: JSON.stringify({ name: "Asha Patel", email: `${n}.${email}`, subject: "More", message: "Another message.", privacy: true, page: "/contact/", fill_ms: 9000, send_key: crypto.randomUUID() }),
+      });
+      await response.text();
+      if (response.status === 429) return n;
+      assert.equal(response.status, 201);
+    }
+    return Infinity;
+  }
+
+  for (const target of ["serve", "postgres"]) {
+    test(`${target}: the form's own retry lands the message once, and the visitor sees it sent`, async () => {
+      backend = target;
+      const email = newSender();
+      const { page, context, problems } = await contactPage(1280);
+      await fill(page, email, { file: { name: "plan.png", mimeType: "image/png", buffer: PNG } });
+      answersToLose = 1;
+      const before = inserts;
+      await sendButton(page).click();
+      await page.locator(".form-sent").waitFor();
+      assert.equal(await page.locator(".toast__title").innerText(), "Message Sent");
+      assert.equal(inserts - before, 2, "the first answer was lost, and the form sent once more");
+      const found = await messagesFrom(email);
+      assert.equal(found.length, 1);
+      assert.equal(imagesOf(found[0].send_key).length, 1, "one image");
+      assert.equal(await sendsLeft(email), 4, "counted once");
+      // The lost answer is the one failed request the page saw.
+      assert.deepEqual(problems.filter((p) => !/ERR_(EMPTY_RESPONSE|CONNECTION_RESET|CONNECTION_CLOSED)/.test(p)), []);
+      await context.close();
+    });
+
+    test(`${target}: the visitor's own retry after a lost answer lands the message once, and the visitor sees it sent`, async () => {
+      backend = target;
+      const email = newSender();
+      const { page, context, problems } = await contactPage(375);
+      await fill(page, email, { file: { name: "plan.png", mimeType: "image/png", buffer: PNG } });
+      // Both the first answer and the form's own retry's are lost.
+      answersToLose = 2;
+      const before = inserts;
+      await sendButton(page).click();
+      await page.locator(".toast--destructive").waitFor();
+      assert.equal(inserts - before, 2, "the form sent twice, then told the visitor");
+      assert.equal(await page.locator(".toast__title").innerText(), "Submission Failed");
+      assert.match(await page.locator(".toast__description").innerText(), /connection failed/);
+      assert.equal(await page.getByLabel(/^Email Address/).inputValue(), email, "every value is kept");
+      assert.equal((await messagesFrom(email)).length, 1, "the first attempt reached the table");
+      // The visitor presses Send again: the image stored by the first attempt
+      // is the send's, and the message is the same send.
+      await sendButton(page).click();
+      await page.locator(".form-sent").waitFor();
+      assert.equal(await page.locator(".toast__title").innerText(), "Message Sent");
+      const found = await messagesFrom(email);
+      assert.equal(found.length, 1);
+      assert.equal(imagesOf(found[0].send_key).length, 1, "one image");
+      assert.equal(await sendsLeft(email), 4, "counted once");
+      assert.deepEqual(problems.filter((p) => !/ERR_(EMPTY_RESPONSE|CONNECTION_RESET|CONNECTION_CLOSED)/.test(p)), []);
+      await context.close();
+    });
+  }
+
+  test("a reload after a lost answer keeps the send with its words: the same words sent again are the same message", async () => {
+    backend = "postgres";
+    const email = newSender();
+    const { page, context } = await contactPage(768);
+    await fill(page, email);
+    answersToLose = 2;
+    await sendButton(page).click();
+    await page.locator(".toast--destructive").waitFor();
+    await page.reload();
+    await hydrated(page);
+    await page.waitForSelector(".contact-form__submit:not([disabled])");
+    // The visitor fills the form again with the same words (a browser that
+    // restores a form's values over a reload does the same).
+    await fill(page, email);
+    await sendButton(page).click();
+    await page.locator(".form-sent").waitFor();
+    assert.equal((await messagesFrom(email)).length, 1);
+    await context.close();
+  });
+
+  test("other words after a lost answer are a new message", async () => {
+    backend = "serve";
+    const email = newSender();
+    const { page, context } = await contactPage(1280);
+    await fill(page, email);
+    answersToLose = 2;
+    await sendButton(page).click();
+    await page.locator(".toast--destructive").waitFor();
+    await page.getByLabel(/^Message/).fill("We would like to discuss a programme starting in March.");
+    await sendButton(page).click();
+    await page.locator(".form-sent").waitFor();
+    const found = await messagesFrom(email);
+    assert.deepEqual(found.map((m) => m.message).sort(), ["We would like to discuss a programme starting in March.", "We would like to discuss a programme starting next year."]);
+    assert.notEqual(found[0].send_key, found[1].send_key);
+    await context.close();
   });
 });
 

@@ -19,6 +19,7 @@ import { checkCv, CV_TYPES, type CvKind, type CvProblem } from "./lib/cv.ts";
 import { JOB_APPLICATIONS, APPLICATIONS } from "./lib/forms.generated.ts";
 import { Field, SendButton } from "./lib/field.tsx";
 import { showToast } from "./lib/toasts.ts";
+import { dropSend, keepSend, keptSend, sendFor, sendName, sessionKeeping, wordsOf } from "./lib/sends.ts";
 
 type Status = "editing" | "submitting" | "sent";
 type Cv = { file: File; kind: CvKind };
@@ -170,17 +171,25 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
       setTimeout(() => submit.current?.focus(), 0);
     };
     const { insertRow, waitBeforeSending } = await import("./lib/messages.ts");
-    let key = uploaded.current?.file === cv.file ? uploaded.current.key : null;
+    // The same words as a failed attempt are the same application, with its key
+    // and its stored CV (after a reload too).
+    const keeping = sessionKeeping();
+    const kept = sendName(JOB_APPLICATIONS.table, window.location.pathname);
+    const send = sendFor(keptSend(keeping, kept), wordsOf(fields, cv.file), Date.now(), () => crypto.randomUUID());
+    keepSend(keeping, kept, send);
+    // Stored already: by an earlier attempt of this send, or for this file on this page.
+    let key = send.object ?? (uploaded.current?.file === cv.file ? uploaded.current.key : null);
     if (!key) {
       try {
         const { uploadPrivate } = await import("./lib/storage.ts");
-        key = await uploadPrivate({ ...storage, bucket: APPLICATIONS.name }, cvKey(job.id, cv.file.name, Date.now()), cv.file, CV_TYPES[cv.kind]);
+        key = await uploadPrivate({ ...storage, bucket: APPLICATIONS.name }, cvKey(job.id, cv.file.name, send.at, send.key), cv.file, CV_TYPES[cv.kind]);
         uploaded.current = { file: cv.file, key };
       } catch (error) {
         fail(error);
         return;
       }
     }
+    keepSend(keeping, kept, { ...send, object: key });
     await wait(waitBeforeSending(performance.now()));
     const trap = form.current ? new FormData(form.current).get("website") : "";
     const row = applicationRow(fields, {
@@ -189,6 +198,7 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
       page: window.location.pathname,
       fillMs: performance.now(),
       trap: typeof trap === "string" ? trap : "",
+      sendKey: send.key,
     });
     try {
       await insertRow(storage, JOB_APPLICATIONS.table, row, window.location.origin);
@@ -197,6 +207,7 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
       return;
     }
     showToast({ title: words.sent_toast_title ?? "", description: words.sent_toast_text });
+    dropSend(keeping, kept);
     setFields(EMPTY_APPLICATION);
     clearCv();
     uploaded.current = null;

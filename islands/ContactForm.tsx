@@ -18,6 +18,8 @@ import type { ContactFormProps } from "./ContactForm.props.ts";
 import { checkStorageConfig, uploadAttachment } from "./lib/storage.ts";
 import { Field, SendButton } from "./lib/field.tsx";
 import { showToast } from "./lib/toasts.ts";
+import { CONTACT_MESSAGES } from "./lib/forms.generated.ts";
+import { dropSend, keepSend, keptSend, sendFor, sendName, sessionKeeping, wordsOf } from "./lib/sends.ts";
 
 type Status = "editing" | "submitting" | "sent";
 
@@ -134,10 +136,16 @@ export default function ContactForm({ storage, messages, words, toastWords, priv
       // Send was disabled while sending, which took the focus from it.
       setTimeout(() => submit.current?.focus(), 0);
     };
+    // The same words as a failed attempt are the same message, with its key.
+    const keeping = sessionKeeping();
+    const kept = sendName(CONTACT_MESSAGES.table, window.location.pathname);
+    const send = sendFor(keptSend(keeping, kept), wordsOf(fields, file), Date.now(), () => crypto.randomUUID());
+    keepSend(keeping, kept, send);
     let attachment: { key: string; url: string } | null = null;
     if (file) {
       try {
-        attachment = await uploadAttachment(storage, file);
+        attachment = await uploadAttachment(storage, file, send);
+        keepSend(keeping, kept, { ...send, object: attachment.key });
       } catch (error) {
         fail(error);
         return;
@@ -155,6 +163,7 @@ export default function ContactForm({ storage, messages, words, toastWords, priv
         page: window.location.pathname,
         fillMs: performance.now(),
         trap: typeof trap === "string" ? trap : "",
+        sendKey: send.key,
       });
       try {
         await insertMessage(storage, row, window.location.origin);
@@ -165,6 +174,7 @@ export default function ContactForm({ storage, messages, words, toastWords, priv
     } else {
       await wait(SEND_DELAY_MS);
     }
+    dropSend(keeping, kept);
     console.log(`Contact form submission: ${JSON.stringify({ ...fields, attachmentUrl: attachment?.url ?? null })}`);
     showToast(toasts.sent);
     setFields(EMPTY_FIELDS);

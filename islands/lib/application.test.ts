@@ -10,7 +10,7 @@ import {
   validateApplication,
   type ApplicationFields,
 } from "./application.ts";
-import { JOB_APPLICATIONS } from "./forms.generated.ts";
+import { APPLICATIONS, JOB_APPLICATIONS } from "./forms.generated.ts";
 
 const words = {
   required_name: "Please enter your name",
@@ -82,6 +82,12 @@ test("a CV's key is in its posting's folder and matches the bucket's pattern", (
   const key = cvKey("senior-cloud-engineer-remote-europe", "Asha Patel – CV (2026).pdf", 1763800000000);
   assert.equal(key, "senior-cloud-engineer-remote-europe/1763800000000_Asha_Patel_CV_2026.pdf");
   assert.match(key, new RegExp(JOB_APPLICATIONS.patterns.cv_key));
+  // With its send's key: the same for each attempt of the send, and still the bucket's shape.
+  const long = "A very long name of a curriculum vitae that goes on and on and on (final version 3).pdf";
+  const keyed = cvKey("senior-cloud-engineer-remote-europe", long, 1763800000000, "3f2a9c1e-0b4d-4e8f-9a7b-6c5d4e3f2a1b");
+  assert.match(keyed, /^senior-cloud-engineer-remote-europe\/1763800000000_3f2a9c1e0b4d4e8f9a7b6c5d4e3f2a1b_A_very_long[A-Za-z0-9_]*\.pdf$/);
+  assert.match(keyed, new RegExp(JOB_APPLICATIONS.patterns.cv_key));
+  assert.match(keyed, new RegExp(APPLICATIONS.keyPattern));
 });
 
 test("a posting closes at its closing moment", () => {
@@ -92,9 +98,9 @@ test("a posting closes at its closing moment", () => {
 });
 
 test("the row is trimmed, with no profile as null", () => {
-  const row = applicationRow({ ...filled, name: "  Asha Patel " }, { jobId: "j", cvKey: "j/1_cv.pdf", page: "/careers/j/", fillMs: 8200.4, trap: "" });
+  const row = applicationRow({ ...filled, name: "  Asha Patel " }, { jobId: "j", cvKey: "j/1_cv.pdf", page: "/careers/j/", fillMs: 8200.4, trap: "", sendKey: "3f2a9c1e-0b4d-4e8f-9a7b-6c5d4e3f2a1b" });
   assert.equal(row.name, "Asha Patel");
   assert.equal(row.profile_url, null);
   assert.equal(row.fill_ms, 8200);
-  assert.deepEqual(Object.keys(row).sort(), [...JOB_APPLICATIONS.required, "profile_url", "website"].sort());
+  assert.deepEqual(Object.keys(row).sort(), [...JOB_APPLICATIONS.required, "profile_url", "website", "send_key"].sort());
 });

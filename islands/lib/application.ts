@@ -2,7 +2,7 @@
 // must hold (the table's bounds, forms.generated.ts), the CV's key, the row
 // sent, and whether the posting still takes applications.
 
-import { characters, EMAIL, safeFileName, type Words } from "./contact.ts";
+import { characters, EMAIL, objectName, type Words } from "./contact.ts";
 import { JOB_APPLICATIONS } from "./forms.generated.ts";
 
 export type ApplicationFields = {
@@ -92,9 +92,9 @@ export function validateApplication(
   return errors;
 }
 
-/** The key a CV is stored at: `<job id>/<timestamp>_<file name>`. */
-export function cvKey(jobId: string, fileName: string, timestamp: number): string {
-  return `${jobId}/${timestamp}_${safeFileName(fileName)}`;
+/** The key a CV is stored at: `<job id>/<object name>`. */
+export function cvKey(jobId: string, fileName: string, timestamp: number, sendKey?: string): string {
+  return `${jobId}/${objectName(fileName, timestamp, sendKey)}`;
 }
 
 /** Whether the posting has closed by `now` (milliseconds). */
@@ -116,12 +116,13 @@ export type ApplicationRow = {
   page: string;
   fill_ms: number;
   website: string;
+  send_key: string;
 };
 
 /** The row the form inserts: the fields trimmed, as they were validated. */
 export function applicationRow(
   fields: ApplicationFields,
-  extra: { jobId: string; cvKey: string; page: string; fillMs: number; trap: string },
+  extra: { jobId: string; cvKey: string; page: string; fillMs: number; trap: string; sendKey: string },
 ): ApplicationRow {
   return {
     job_id: extra.jobId,
@@ -136,5 +137,6 @@ export function applicationRow(
     page: extra.page,
     fill_ms: Math.max(0, Math.round(extra.fillMs)),
     website: extra.trap,
+    send_key: extra.sendKey,
   };
 }

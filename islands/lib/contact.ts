@@ -119,21 +119,32 @@ export function checkAttachment(file: { type: string; size: number }): Attachmen
  * Accents are dropped rather than lost ("Café" → "Cafe"), runs of anything else
  * become one `_`, and the extension is kept.
  */
-export function safeFileName(name: string): string {
+export function safeFileName(name: string, maxBase = 80): string {
   // Only the last path segment is a file name (some browsers send a path).
   const last = name.split(/[\\/]/).pop() ?? "";
   const ascii = last.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
   const dot = ascii.lastIndexOf(".");
   const [base, ext] = dot > 0 ? [ascii.slice(0, dot), ascii.slice(dot + 1)] : [ascii, ""];
   const clean = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+|[._]+$/g, "");
-  const safeBase = clean(base).slice(0, 80) || "attachment";
+  const safeBase = clean(base).slice(0, maxBase) || "attachment";
   const safeExt = clean(ext).slice(0, 10).toLowerCase();
   return safeExt ? `${safeBase}.${safeExt}` : safeBase;
 }
 
-/** The key an attachment is stored at: `public/<timestamp>_<file name>`. */
-export function storageKey(fileName: string, timestamp: number): string {
-  return `public/${timestamp}_${safeFileName(fileName)}`;
+/**
+ * A stored file's name in its folder: `<timestamp>_<file name>`, or with its
+ * send's key, `<timestamp>_<key's 32 digits>_<file name>`: the same for every
+ * attempt of one send, so the storage refuses a second copy, and no one else's.
+ * The name stays within the buckets' 91 characters after the timestamp.
+ */
+export function objectName(fileName: string, timestamp: number, sendKey?: string): string {
+  if (!sendKey) return `${timestamp}_${safeFileName(fileName)}`;
+  return `${timestamp}_${sendKey.replaceAll("-", "")}_${safeFileName(fileName, 47)}`;
+}
+
+/** The key an attachment is stored at: `public/<object name>`. */
+export function storageKey(fileName: string, timestamp: number, sendKey?: string): string {
+  return `public/${objectName(fileName, timestamp, sendKey)}`;
 }
 
 /** The storage API's address: the configured URL, or this site's own origin. */

@@ -35,6 +35,7 @@ export const CONTACT_MESSAGES = {
     "defaultMonths": 12,
     "setting": "contact.retention_months"
   },
+  "sendKey": "send_key",
   "table": "contact_messages"
 } as const;
 
@@ -76,6 +77,7 @@ export const JOB_APPLICATIONS = {
     "defaultMonths": 6,
     "setting": "careers.retention_months"
   },
+  "sendKey": "send_key",
   "table": "job_applications"
 } as const;
 

@@ -1,9 +1,11 @@
 // Delivery of a contact message to the `contact_messages` table of the Supabase
 // project (`contact.messages: supabase`), over PostgREST's plain HTTP: one POST,
 // no client library. The row's rules are the table's (generator/src/forms/).
+// Each row carries its send's key (sends.ts), so a repeat is stored once.
 
 import type { Fields } from "./contact.ts";
 import { CONTACT_MESSAGES } from "./forms.generated.ts";
+import { RETRY_AFTER_MS } from "./sends.ts";
 
 /** Where messages go: the browser's console only, or the Supabase table. */
 export type MessagesMode = "console" | "supabase";
@@ -24,12 +26,13 @@ export type MessageRow = {
   page: string;
   fill_ms: number;
   website: string;
+  send_key: string;
 };
 
 /** The row the form inserts: the fields trimmed, as they were validated. */
 export function messageRow(
   fields: Fields,
-  extra: { attachment: { key: string; url: string } | null; page: string; fillMs: number; trap: string },
+  extra: { attachment: { key: string; url: string } | null; page: string; fillMs: number; trap: string; sendKey: string },
 ): MessageRow {
   return {
     name: fields.name.trim(),
@@ -44,6 +47,7 @@ export function messageRow(
     page: extra.page,
     fill_ms: Math.max(0, Math.round(extra.fillMs)),
     website: extra.trap,
+    send_key: extra.sendKey,
   };
 }
 
@@ -52,6 +56,9 @@ export function tableEndpoint(configuredUrl: string, origin: string, table: stri
   const base = configuredUrl.trim() || origin;
   return `${base.replace(/\/+$/, "")}/rest/v1/${table}`;
 }
+
+/** What a send that failed on the network, twice, is told. */
+export const CONNECTION_FAILED = "The message could not be sent: the connection failed. Please check it and try again.";
 
 /** The messages' table's address. */
 export function messagesEndpoint(configuredUrl: string, origin: string): string {
@@ -86,8 +93,16 @@ export function insertMessage(
 
 /**
  * Inserts `row` into `table` with the anon key. `return=minimal`: the public
- * may not read the table, not even its own row. Throws an Error with the
- * server's message.
+ * may not read the table, not even its own row. A row whose send key is
+ * already stored is a repeat, which the table skips and answers as a success.
+ * Throws an Error with the server's message.
+ *
+ * When the network fails (no answer at all, not a refusal), it sends once more
+ * by itself, with the same key, after RETRY_AFTER_MS: a lost answer or a
+ * dropped connection is most often a moment's (a tunnel, a change of network),
+ * and the key makes the repeat safe. Only once: a second failure in a row means
+ * the connection is down, and the visitor is better told now, with every value
+ * kept, than left waiting; their own retry is as safe.
  */
 export async function insertRow(
   config: { url: string; anonKey: string },
@@ -95,10 +110,10 @@ export async function insertRow(
   row: object,
   origin: string,
   fetchImpl: typeof fetch = fetch,
+  wait: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 ): Promise<void> {
-  let response: Response;
-  try {
-    response = await fetchImpl(tableEndpoint(config.url, origin, table), {
+  const send = () =>
+    fetchImpl(tableEndpoint(config.url, origin, table), {
       method: "POST",
       headers: {
         apikey: config.anonKey,
@@ -108,8 +123,16 @@ export async function insertRow(
       },
       body: JSON.stringify(row),
     });
+  let response: Response;
+  try {
+    response = await send();
   } catch {
-    throw new Error("The message could not be sent: the connection failed. Please check it and try again.");
+    await wait(RETRY_AFTER_MS);
+    try {
+      response = await send();
+    } catch {
+      throw new Error(CONNECTION_FAILED);
+    }
   }
   // Read whole either way, so the connection is free again.
   const text = await response.text();

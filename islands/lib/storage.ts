@@ -2,6 +2,7 @@
 // imported only when a form with a file is sent.
 
 import { CACHE_CONTROL_SECONDS, storageEndpoint, storageKey } from "./contact.ts";
+import { RETRY_AFTER_MS, type Send } from "./sends.ts";
 
 export type StorageConfig = { url: string; anonKey: string; bucket: string };
 
@@ -27,15 +28,42 @@ async function bucketOf(config: StorageConfig) {
   return client.from(config.bucket);
 }
 
-/** Uploads `file` at `public/<now>_<name>` without overwriting; resolves to its key and public URL. */
-export async function uploadAttachment(config: StorageConfig, file: File, now: number = Date.now()): Promise<{ key: string; url: string }> {
+/** Whether storage-js's `error` is the storage's answer that the key is taken. */
+function isDuplicate(error: unknown): boolean {
+  return (error as { statusCode?: unknown })?.statusCode === "409";
+}
+
+/** Whether storage-js's `error` is a failure of the network rather than the storage's answer. */
+function isNetworkFailure(error: unknown): boolean {
+  return (error as { name?: unknown })?.name === "StorageUnknownError";
+}
+
+/**
+ * Uploads `body` at `key` without overwriting. A key already taken is this
+ * send's own earlier upload (the key holds the send's key, which no one else
+ * has), whose answer was lost: it is stored, and the form goes on with it. A
+ * failure of the network is tried once more, as the insert is (messages.ts).
+ */
+async function uploadOnce(config: StorageConfig, key: string, body: Blob, options: { contentType?: string; cacheControl: string }): Promise<void> {
   const bucket = await bucketOf(config);
-  const { data, error } = await bucket.upload(storageKey(file.name, now), file, {
-    cacheControl: CACHE_CONTROL_SECONDS,
-    upsert: false,
-  });
-  if (error) throw error;
-  return { key: data.path, url: bucket.getPublicUrl(data.path).data.publicUrl };
+  const attempt = () => bucket.upload(key, body, { ...options, upsert: false });
+  let { error } = await attempt();
+  if (error && isNetworkFailure(error)) {
+    await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_MS));
+    ({ error } = await attempt());
+  }
+  if (error && !isDuplicate(error)) throw error;
+}
+
+/**
+ * Uploads `file` at `public/<at>_<send key>_<name>`, unless an earlier attempt
+ * of the send stored it (`send.object`); resolves to its key and public URL.
+ */
+export async function uploadAttachment(config: StorageConfig, file: File, send: Send): Promise<{ key: string; url: string }> {
+  const key = send.object ?? storageKey(file.name, send.at, send.key);
+  if (!send.object) await uploadOnce(config, key, file, { cacheControl: CACHE_CONTROL_SECONDS });
+  const bucket = await bucketOf(config);
+  return { key, url: bucket.getPublicUrl(key).data.publicUrl };
 }
 
 /**
@@ -43,10 +71,8 @@ export async function uploadAttachment(config: StorageConfig, file: File, now: n
  * are, not what the browser guessed), without overwriting; resolves to the key.
  */
 export async function uploadPrivate(config: StorageConfig, key: string, file: Blob, contentType: string): Promise<string> {
-  const bucket = await bucketOf(config);
   // storage-js sends a Blob as a form part of the Blob's own type.
   const typed = new Blob([file], { type: contentType });
-  const { data, error } = await bucket.upload(key, typed, { contentType, cacheControl: "0", upsert: false });
-  if (error) throw error;
-  return data.path;
+  await uploadOnce(config, key, typed, { contentType, cacheControl: "0" });
+  return key;
 }

@@ -22,8 +22,17 @@ create table if not exists public.contact_messages (
   attachment_url text,
   page text not null,
   fill_ms integer not null,
-  website text
+  website text,
+  send_key uuid
 );
+
+-- A repeat of a send whose answer was lost is stored once: the form's key
+-- for the message is unique, and the rate limit's trigger skips a repeat.
+-- A table made before the key gets the column; its rows have none, and
+-- read as before.
+alter table public.contact_messages add column if not exists send_key uuid;
+create unique index if not exists contact_messages_send_key_key on public.contact_messages (send_key);
+
 comment on column public.contact_messages.id is 'made by the server';
 comment on column public.contact_messages.received_at is 'when the server received it';
 comment on column public.contact_messages.status is 'the team''s: new, read or answered';
@@ -37,6 +46,7 @@ comment on column public.contact_messages.attachment_url is 'the image''s public
 comment on column public.contact_messages.page is 'the path of the page the form was sent from';
 comment on column public.contact_messages.fill_ms is 'milliseconds from the form''s first render to its submission';
 comment on column public.contact_messages.website is 'the honeypot: a field people never see, so always empty';
+comment on column public.contact_messages.send_key is 'the form''s key for one message the visitor means to send: a repeated send is stored once';
 
 -- The form's own validation, and a bound on every field, where the database
 -- enforces it whoever writes.
@@ -71,7 +81,7 @@ alter table public.contact_messages add constraint contact_messages_subject_chec
 -- role that bypasses row-level security.
 alter table public.contact_messages enable row level security;
 revoke all on table public.contact_messages from anon, authenticated;
-grant insert (name, email, phone, company, subject, message, privacy, attachment_key, attachment_url, page, fill_ms, website) on table public.contact_messages to anon;
+grant insert (name, email, phone, company, subject, message, privacy, attachment_key, attachment_url, page, fill_ms, website, send_key) on table public.contact_messages to anon;
 
 -- Spam: the honeypot `website` must be empty (people never see it; scripts that
 -- fill every field do), and the form must have been open at least
@@ -142,7 +152,25 @@ declare
   sender text := private.contact_sender(headers);
   key text;
   hash text;
+  earlier public.contact_messages;
 begin
+  -- A repeat of a send, its key already in the table, is skipped (a
+  -- BEFORE trigger's null inserts nothing) and answered as a success,
+  -- uncounted. ON CONFLICT DO NOTHING would need the public to hold
+  -- SELECT on the key; this needs no right beyond the insert. The
+  -- attempts of one key are decided one at a time, so a repeat that
+  -- overtakes its first attempt waits for it. A key sent again with
+  -- other words is refused: a new message needs a new key.
+  if new.send_key is not null then
+    perform pg_advisory_xact_lock(hashtextextended('send_key:' || new.send_key::text, 0));
+    select * into earlier from public.contact_messages t where t.send_key = new.send_key;
+    if found then
+      if (earlier.name, earlier.email, earlier.phone, earlier.company, earlier.subject, earlier.message, earlier.privacy, earlier.attachment_key, earlier.attachment_url, earlier.page) is distinct from (new.name, new.email, new.phone, new.company, new.subject, new.message, new.privacy, new.attachment_key, new.attachment_url, new.page) then
+        raise exception using errcode = '23505', message = 'This message''s key was sent before with other words: a new message needs a new key.';
+      end if;
+      return null;
+    end if;
+  end if;
   foreach key in array array['address:' || sender, 'email:' || lower(new.email)] loop
     continue when key is null;
     hash := encode(sha256(convert_to(key, 'UTF8')), 'hex');

@@ -62,8 +62,17 @@ create table if not exists public.job_applications (
   privacy boolean not null,
   page text not null,
   fill_ms integer not null,
-  website text
+  website text,
+  send_key uuid
 );
+
+-- A repeat of a send whose answer was lost is stored once: the form's key
+-- for the message is unique, and the rate limit's trigger skips a repeat.
+-- A table made before the key gets the column; its rows have none, and
+-- read as before.
+alter table public.job_applications add column if not exists send_key uuid;
+create unique index if not exists job_applications_send_key_key on public.job_applications (send_key);
+
 comment on column public.job_applications.id is 'made by the server';
 comment on column public.job_applications.received_at is 'when the server received it';
 comment on column public.job_applications.status is 'the team''s: new, reviewing, declined or hired';
@@ -79,6 +88,7 @@ comment on column public.job_applications.privacy is 'the applicants'' privacy n
 comment on column public.job_applications.page is 'the path of the page the form was sent from';
 comment on column public.job_applications.fill_ms is 'milliseconds from the form''s first render to its submission';
 comment on column public.job_applications.website is 'the honeypot: a field people never see, so always empty';
+comment on column public.job_applications.send_key is 'the form''s key for one message the visitor means to send: a repeated send is stored once';
 
 -- The form's own validation, and a bound on every field, where the database
 -- enforces it whoever writes.
@@ -113,7 +123,7 @@ alter table public.job_applications add constraint job_applications_status_check
 -- role that bypasses row-level security.
 alter table public.job_applications enable row level security;
 revoke all on table public.job_applications from anon, authenticated;
-grant insert (job_id, name, email, phone, profile_url, country, note, cv_key, privacy, page, fill_ms, website) on table public.job_applications to anon;
+grant insert (job_id, name, email, phone, profile_url, country, note, cv_key, privacy, page, fill_ms, website, send_key) on table public.job_applications to anon;
 
 -- Spam: the honeypot `website` must be empty (people never see it; scripts that
 -- fill every field do), and the form must have been open at least
@@ -149,7 +159,25 @@ declare
   sender text := private.contact_sender(headers);
   key text;
   hash text;
+  earlier public.job_applications;
 begin
+  -- A repeat of a send, its key already in the table, is skipped (a
+  -- BEFORE trigger's null inserts nothing) and answered as a success,
+  -- uncounted. ON CONFLICT DO NOTHING would need the public to hold
+  -- SELECT on the key; this needs no right beyond the insert. The
+  -- attempts of one key are decided one at a time, so a repeat that
+  -- overtakes its first attempt waits for it. A key sent again with
+  -- other words is refused: a new message needs a new key.
+  if new.send_key is not null then
+    perform pg_advisory_xact_lock(hashtextextended('send_key:' || new.send_key::text, 0));
+    select * into earlier from public.job_applications t where t.send_key = new.send_key;
+    if found then
+      if (earlier.job_id, earlier.name, earlier.email, earlier.phone, earlier.profile_url, earlier.country, earlier.note, earlier.cv_key, earlier.privacy, earlier.page) is distinct from (new.job_id, new.name, new.email, new.phone, new.profile_url, new.country, new.note, new.cv_key, new.privacy, new.page) then
+        raise exception using errcode = '23505', message = 'This message''s key was sent before with other words: a new message needs a new key.';
+      end if;
+      return null;
+    end if;
+  end if;
   foreach key in array array['address:' || sender, 'email:' || lower(new.email)] loop
     continue when key is null;
     hash := encode(sha256(convert_to(key, 'UTF8')), 'hex');

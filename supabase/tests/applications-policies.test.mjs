@@ -10,6 +10,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -57,7 +58,7 @@ function formRow(from, cv) {
     note: "I have run Azure platforms for six years.",
     agree: true,
   };
-  return form.applicationRow(fields, { jobId: JOB, cvKey: cv, page: `/careers/${JOB}/`, fillMs: 8200, trap: "" });
+  return form.applicationRow(fields, { jobId: JOB, cvKey: cv, page: `/careers/${JOB}/`, fillMs: 8200, trap: "", sendKey: randomUUID() });
 }
 
 /** Uploads `bytes` at `key` to site serve's storage as the form does; `{ status, body }`. */
@@ -161,7 +162,7 @@ const note = (name, database, builtIn, same = JSON.stringify(database) === JSON.
   outcomes.push({ name, database: summary(database), builtIn: summary(builtIn), same: same === true ? "same" : same || "DIFFERENT" });
 
 before(async () => {
-  form = await formModules("application");
+  form = await formModules("application", "forms.generated");
   const site = copySite();
   keepPostingsOpen(site);
   const config = path.join(site, "content/site.yaml");
@@ -256,6 +257,40 @@ describe("each application, to PostgreSQL and to site serve", () => {
     assert.equal(last.database.status, 429);
     assert.match(last.database.body.message, /Too many applications have been sent from your network/);
     assert.deepEqual(last.builtIn, last.database);
+  });
+});
+
+describe("an application sent again after its answer was lost", () => {
+  test("lands once, with one CV, counted once: the CV's second upload under the send's key stores nothing", async () => {
+    const from = next();
+    const row = formRow(from, "");
+    const cv = form.cvKey(JOB, "Asha Patel CV.pdf", from.at, row.send_key);
+    assert.match(cv, new RegExp(form.APPLICATIONS.keyPattern));
+    const sent = { ...row, cv_key: cv };
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      // The form uploads, then inserts; the second upload is told the key is taken.
+      const served = await upload(cv, PDF, TYPES.pdf);
+      const recorded = await record(cv, { size: PDF.length, mimetype: TYPES.pdf });
+      if (attempt === 1) {
+        assert.equal(served.status, 200, JSON.stringify(served.body));
+        assert.ok(recorded.ok, recorded.message);
+      } else {
+        assert.equal(served.body.code, "KeyAlreadyExists");
+        assert.equal(recorded.code, "23505");
+      }
+      const { database, builtIn } = await both(sent, from.address);
+      note(`an application sent again, attempt ${attempt}`, database, builtIn);
+      assert.equal(database.status, 201, JSON.stringify(database.body));
+      assert.deepEqual(builtIn, database);
+    }
+    const { rows } = await db.query(`select count(*)::int as n from ${TABLE} where send_key = $1`, [row.send_key]);
+    assert.equal(rows[0].n, 1);
+    const { rows: objects } = await db.query("select count(*)::int as n from storage.objects where bucket_id = $1 and name like $2", [BUCKET, `${JOB}/${from.at}_%`]);
+    assert.equal(objects[0].n, 1);
+    const inbox = readdirSync(path.join(server.root, ".site/applications")).filter((f) => f.endsWith(".json"))
+      .map((f) => JSON.parse(readFileSync(path.join(server.root, ".site/applications", f), "utf8")))
+      .filter((a) => a.send_key === row.send_key);
+    assert.equal(inbox.length, 1);
   });
 });
 

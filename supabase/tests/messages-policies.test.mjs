@@ -8,6 +8,7 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -55,16 +56,17 @@ function formRow(from = sender()) {
     page: "/contact/",
     fillMs: 8200,
     trap: "",
+    sendKey: randomUUID(),
   });
 }
 
 const without = (row, ...keys) => Object.fromEntries(Object.entries(row).filter(([k]) => !keys.includes(k)));
 
 /** The request to PostgreSQL (through PostgREST's insert) and to `site serve`. */
-async function both(row, { address = sender().address, headers = {}, raw } = {}) {
+async function both(row, { address = sender().address, headers = {}, raw, database: client = db } = {}) {
   const body = raw ?? JSON.stringify(row);
   const all = { "X-Forwarded-For": address, ...headers };
-  const database = await insert(db, TABLE, columns, body, all);
+  const database = await insert(client, TABLE, columns, body, all);
   // The same image, at site serve's own storage.
   const response = await fetch(`${server.url}/rest/v1/${TABLE}`, {
     method: "POST",
@@ -188,6 +190,24 @@ describe("the migration", () => {
     assert.equal(rows[0].schedule, "17 3 * * *");
   });
 
+  test("applies to a table that holds messages from before the send key, which read as before", async () => {
+    const file = readdirSync(migrations).find((f) => f.endsWith("_contact_messages.sql"));
+    const sql = readFileSync(path.join(migrations, file), "utf8");
+    // The table as it was: no key column, and a message in it (stored past
+    // today's triggers, which know the key).
+    await db.query(`alter table ${TABLE} drop column send_key`);
+    await db.query("set session_replication_role = replica");
+    const { rows: before } = await db.query(
+      `insert into ${TABLE} (name, email, subject, message, privacy, page, fill_ms) values ('Old Sender', 'before.the.key@example.com', 'Earlier', 'From before the key.', true, '/contact/', 9000) returning *`,
+    );
+    await db.query("set session_replication_role = origin");
+    await db.query(sql);
+    const { rows } = await db.query(`select * from ${TABLE} where id = $1`, [before[0].id]);
+    assert.deepEqual(rows[0], { ...before[0], send_key: null });
+    const { rows: index } = await db.query("select indexdef from pg_indexes where indexname = $1", [`${TABLE}_send_key_key`]);
+    assert.match(index[0].indexdef, /CREATE UNIQUE INDEX .* \(send_key\)/);
+  });
+
   test("bounds the fields as the form does", () => {
     const sql = readFileSync(path.join(migrations, readdirSync(migrations).find((f) => f.endsWith("_contact_messages.sql"))), "utf8");
     for (const [field, max] of Object.entries(form.MAX_LENGTH)) {
@@ -272,6 +292,157 @@ describe("each request, to PostgreSQL and to site serve", () => {
     assert.equal(stored[0].status, "new");
     const served = JSON.parse(JSON.stringify(row).replaceAll(PROJECT, server.url));
     for (const [k, v] of Object.entries(served)) assert.deepEqual(stored[0][k], v, k);
+  });
+});
+
+describe("a send repeated after its answer was lost lands once", () => {
+  // As the form sends each attempt (islands/lib/messages.ts).
+  const REPEATS = { headers: { Prefer: "return=minimal" } };
+  const record = (name, { database, builtIn }) =>
+    outcomes.push({ name, database: summary(database), builtIn: summary(builtIn), same: JSON.stringify(database) === JSON.stringify(builtIn) });
+
+  /** The rows with `key` in PostgreSQL and in site serve's inbox. */
+  async function stored(key) {
+    const { rows } = await db.query(`select * from ${TABLE} where send_key = $1`, [key]);
+    const inbox = readdirSync(path.join(site, ".site/messages"))
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => JSON.parse(readFileSync(path.join(site, ".site/messages", f), "utf8")))
+      .filter((m) => m.send_key === key);
+    return { database: rows, builtIn: inbox };
+  }
+
+  /** Sends new messages from `address` until the limit refuses one; how many it took. */
+  async function sendsLeft(address) {
+    for (let n = 0; n < 10; n++) {
+      const answer = await both(formRow(), { address, ...REPEATS });
+      assert.equal(answer.database.status, answer.builtIn.status, JSON.stringify(answer));
+      if (answer.database.status === 429) return n;
+      assert.equal(answer.database.status, 201, JSON.stringify(answer.database.body));
+    }
+    throw new Error("the rate limit never refused");
+  }
+
+  test("the same send three times: 201 each time, one row, counted once by the rate limit", async () => {
+    const { address } = sender();
+    const row = formRow();
+    for (let i = 0; i < 3; i++) {
+      const answer = await both(row, { address, ...REPEATS });
+      record(`the same send, attempt ${i + 1}`, answer);
+      assert.equal(answer.database.status, 201, JSON.stringify(answer.database.body));
+      assert.deepEqual(answer.builtIn, answer.database);
+    }
+    const { database, builtIn } = await stored(row.send_key);
+    assert.equal(database.length, 1);
+    assert.equal(builtIn.length, 1);
+    assert.equal(await sendsLeft(address), 4, "five an hour, of which the repeated send is one");
+  });
+
+  test("the key written another way PostgreSQL reads as the same (capitals, braces) is the same send", async () => {
+    const row = formRow();
+    for (const key of [row.send_key, row.send_key.toUpperCase(), `{${row.send_key}}`]) {
+      const answer = await both({ ...row, send_key: key }, REPEATS);
+      assert.equal(answer.database.status, 201, key);
+      assert.deepEqual(answer.builtIn, answer.database, key);
+    }
+    const { database, builtIn } = await stored(row.send_key);
+    assert.equal(database.length, 1);
+    assert.equal(builtIn.length, 1);
+  });
+
+  test("two attempts of one send at once: one row, counted once", async () => {
+    const { address } = sender();
+    const row = formRow();
+    const other = await server.pg.client();
+    try {
+      const answers = await Promise.all([both(row, { address, ...REPEATS }), both(row, { address, ...REPEATS, database: other })]);
+      for (const answer of answers) {
+        assert.equal(answer.database.status, 201, JSON.stringify(answer.database.body));
+        assert.equal(answer.builtIn.status, 201, JSON.stringify(answer.builtIn.body));
+      }
+    } finally {
+      await other.end();
+    }
+    const { database, builtIn } = await stored(row.send_key);
+    assert.equal(database.length, 1);
+    assert.equal(builtIn.length, 1);
+    assert.equal(await sendsLeft(address), 4);
+  });
+
+  test("a new key with the same words is a new message: two rows (someone may send the same words twice)", async () => {
+    const row = formRow();
+    for (const key of [row.send_key, randomUUID()]) {
+      const answer = await both({ ...row, send_key: key }, REPEATS);
+      assert.equal(answer.database.status, 201);
+      assert.deepEqual(answer.builtIn, answer.database);
+    }
+    const { rows } = await db.query(`select count(*)::int as n from ${TABLE} where email = $1`, [row.email]);
+    assert.equal(rows[0].n, 2);
+  });
+
+  test("a key sent again with other words: 409 23505, and the first is kept", async () => {
+    const row = formRow();
+    assert.equal((await both(row, REPEATS)).database.status, 201);
+    for (const [name, change] of [
+      ["another message", { message: "Something else entirely." }],
+      ["another e-mail address", { email: `other.${row.email}` }],
+      ["no image", { attachment_key: null, attachment_url: null }],
+    ]) {
+      const answer = await both({ ...row, ...change }, REPEATS);
+      record(`a key sent again with ${name}`, answer);
+      assert.equal(answer.database.status, 409, name);
+      assert.equal(answer.database.body.code, "23505");
+      assert.equal(answer.database.body.message, "This message's key was sent before with other words: a new message needs a new key.");
+      assert.deepEqual(answer.builtIn, answer.database, name);
+    }
+    const again = await both({ ...row, fill_ms: 60_000 }, REPEATS);
+    assert.equal(again.database.status, 201, "a later attempt took longer: the same words all the same");
+    assert.deepEqual(again.builtIn, again.database);
+    const { database, builtIn } = await stored(row.send_key);
+    assert.equal(database.length, 1);
+    assert.equal(database[0].message, row.message);
+    assert.equal(builtIn.length, 1);
+  });
+
+  test("a repeat whose trap is filled or whose pace is too quick is skipped all the same: it is the message already taken", async () => {
+    const row = formRow();
+    assert.equal((await both(row, REPEATS)).database.status, 201);
+    for (const change of [{ website: "x" }, { fill_ms: 10 }]) {
+      const answer = await both({ ...row, ...change }, REPEATS);
+      assert.equal(answer.database.status, 201, JSON.stringify(change));
+      assert.deepEqual(answer.builtIn, answer.database);
+    }
+    const { database, builtIn } = await stored(row.send_key);
+    assert.equal(database.length, 1);
+    assert.equal(builtIn.length, 1);
+  });
+
+  test("a key that is not a UUID: 400 22P02; no key at all is a message as before", async () => {
+    const bad = await both({ ...formRow(), send_key: "not-a-key" }, REPEATS);
+    assert.equal(bad.database.status, 400);
+    assert.equal(bad.database.body.message, 'invalid input syntax for type uuid: "not-a-key"');
+    assert.deepEqual(bad.builtIn, bad.database);
+    const row = without(formRow(), "send_key");
+    for (let i = 0; i < 2; i++) {
+      const answer = await both(row, REPEATS);
+      assert.equal(answer.database.status, 201);
+      assert.deepEqual(answer.builtIn, answer.database);
+    }
+    const { rows } = await db.query(`select count(*)::int as n from ${TABLE} where email = $1`, [row.email]);
+    assert.equal(rows[0].n, 2, "without a key, nothing tells a repeat from a new message");
+  });
+
+  test("the unique index keeps one row per key, whoever writes past the trigger", async () => {
+    const row = formRow();
+    assert.equal((await both(row, REPEATS)).database.status, 201);
+    await db.query("set session_replication_role = replica");
+    try {
+      await assert.rejects(
+        db.query(`insert into ${TABLE} (name, email, subject, message, privacy, page, fill_ms, send_key) values ('A', 'a@example.com', 'S', 'M', true, '/', 9000, $1)`, [row.send_key]),
+        (e) => e.code === "23505" && e.constraint === `${TABLE}_send_key_key`,
+      );
+    } finally {
+      await db.query("set session_replication_role = origin");
+    }
   });
 });
 

@@ -65,6 +65,7 @@ pub const JOB_APPLICATIONS: Table = Table {
         PAGE,
         FILL_MS,
         WEBSITE,
+        SEND_KEY,
     ],
     checks: &[
         Check {

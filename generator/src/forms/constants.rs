@@ -6,7 +6,7 @@ use serde_json::{json, Map, Value};
 
 use super::applications::JOB_APPLICATIONS;
 use super::contact::CONTACT_MESSAGES;
-use super::table::{Rule, Table};
+use super::table::{Rule, Table, SEND_KEY};
 use crate::storage::policy::{BucketPolicy, APPLICATIONS, CONTACT_ATTACHMENTS};
 
 /// The module's path below the repository root.
@@ -36,6 +36,7 @@ fn table(t: &Table) -> Value {
         .collect();
     json!({
         "table": t.name,
+        "sendKey": SEND_KEY.name,
         "required": required,
         "maxLength": max,
         "patterns": patterns,

@@ -53,6 +53,7 @@ pub const CONTACT_MESSAGES: Table = Table {
         PAGE,
         FILL_MS,
         WEBSITE,
+        SEND_KEY,
     ],
     checks: &[
         Check {

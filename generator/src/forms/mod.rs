@@ -211,6 +211,35 @@ mod tests {
             "22003"
         );
         assert_eq!(read_value(Type::Text, &json!(true)), Ok(text("true")));
+        let key = "3f2a9c1e-0b4d-4e8f-9a7b-6c5d4e3f2a1b";
+        for form in [
+            key.to_string(),
+            key.to_uppercase(),
+            format!("{{{key}}}"),
+            key.replace('-', ""),
+            "3f2a-9c1e-0b4d-4e8f-9a7b-6c5d-4e3f-2a1b".into(),
+        ] {
+            assert_eq!(
+                read_value(Type::Uuid, &json!(form)),
+                Ok(text(key)),
+                "{form}"
+            );
+        }
+        for bad in [
+            format!(" {key}"),
+            format!("{{{key}"),
+            format!("{key}-"),
+            "3f2a9c1e-0b4d-4e8f-9a7b-6c5d4e3f2a1".into(),
+            "3f2a9c1e--0b4d-4e8f-9a7b-6c5d4e3f2a1b".into(),
+            "3f2a9c1-e0b4d-4e8f-9a7b-6c5d4e3f2a1b".into(),
+            "3f2a9c1e-0b4d-4e8f-9a7b-6c5d4e3f2a1g".into(),
+        ] {
+            let refusal = read_value(Type::Uuid, &json!(bad)).unwrap_err();
+            assert_eq!(
+                refusal.message,
+                format!("invalid input syntax for type uuid: \"{bad}\""),
+            );
+        }
         assert_eq!(
             read_value(Type::Text, &json!("a\u{0}b")).unwrap_err().code,
             "22P05"

@@ -197,6 +197,13 @@ pub fn permission_denied(table: &Table) -> Refusal {
     )
 }
 
+/// What a row is told whose send key was sent before with other words. The
+/// form makes a new key when the words change, so only another client meets it.
+pub const REUSED_KEY_MESSAGE: &str =
+    "This message's key was sent before with other words: a new message needs a new key.";
+/// Its SQLSTATE, a unique violation's (PostgREST answers 409).
+pub const REUSED_KEY_CODE: &str = "23505";
+
 /// The rate limit's keys: `address:<ip>` and `email:<lowercased address>`.
 pub const ADDRESS_KEY: &str = "address:";
 pub const EMAIL_KEY: &str = "email:";
@@ -264,9 +271,48 @@ pub fn read_value(ty: Type, json: &serde_json::Value) -> Result<Value, Refusal> 
                 )),
             }
         }
+        Type::Uuid => parse_uuid(&text)
+            .map(Value::Text)
+            .ok_or_else(|| invalid("uuid")),
         // Never written by the public (no grant), so never read from a request.
-        Type::Uuid | Type::Timestamptz => Ok(Value::Text(text.clone())),
+        Type::Timestamptz => Ok(Value::Text(text.clone())),
     }
+}
+
+/// PostgreSQL's `uuid_in`: 32 hex digits, either case, a hyphen allowed after
+/// any group of four but the last, the whole optionally in braces; as it
+/// prints it (lowercase, hyphenated 8-4-4-4-12), which is how it compares.
+fn parse_uuid(text: &str) -> Option<String> {
+    let inner = match text.strip_prefix('{') {
+        Some(rest) => rest.strip_suffix('}')?,
+        None => text,
+    };
+    let bytes = inner.as_bytes();
+    let mut digits = String::with_capacity(32);
+    let mut at = 0;
+    for i in 0..16 {
+        let pair = bytes.get(at..at + 2)?;
+        if !pair.iter().all(u8::is_ascii_hexdigit) {
+            return None;
+        }
+        digits.push_str(&inner[at..at + 2]);
+        at += 2;
+        if i % 2 == 1 && i < 15 && bytes.get(at) == Some(&b'-') {
+            at += 1;
+        }
+    }
+    if at != bytes.len() {
+        return None;
+    }
+    let d = digits.to_ascii_lowercase();
+    Some(format!(
+        "{}-{}-{}-{}-{}",
+        &d[..8],
+        &d[8..12],
+        &d[12..16],
+        &d[16..20],
+        &d[20..]
+    ))
 }
 
 /// PostgreSQL's `boolin`: any unique prefix of true/false/yes/no, `on`/`off`,

@@ -2,8 +2,10 @@
 //! write, the guards, the spam measures and the retention job. Each migration
 //! can be applied any number of times.
 
-use super::postgres::{rate_limit_message, sql_text, ADDRESS_KEY, EMAIL_KEY};
-use super::table::{Table, RATE_LIMIT_CODE};
+use super::postgres::{
+    rate_limit_message, sql_text, ADDRESS_KEY, EMAIL_KEY, REUSED_KEY_CODE, REUSED_KEY_MESSAGE,
+};
+use super::table::{send_key_index, Table, RATE_LIMIT_CODE, SEND_KEY};
 use crate::storage::policy::{bucket_sql, BucketPolicy};
 
 /// The migration of `table`, keeping rows `retention_months`, after the buckets
@@ -46,6 +48,19 @@ pub fn migration_sql(table: &Table, retention_months: u32, buckets: &[&BucketPol
         .collect();
     sql.push_str(&columns.join(",\n"));
     sql.push_str("\n);\n");
+    sql.push_str(&format!(
+        "\n\
+         -- A repeat of a send whose answer was lost is stored once: the form's key\n\
+         -- for the message is unique, and the rate limit's trigger skips a repeat.\n\
+         -- A table made before the key gets the column; its rows have none, and\n\
+         -- read as before.\n\
+         alter table public.{name} add column if not exists {key} {ty};\n\
+         create unique index if not exists {index} on public.{name} ({key});\n\
+         \n",
+        key = SEND_KEY.name,
+        ty = SEND_KEY.ty.sql(),
+        index = send_key_index(table),
+    ));
     for c in table.columns {
         if !c.doc.is_empty() {
             sql.push_str(&format!(
@@ -152,6 +167,7 @@ const SENDER_SQL: &str = "\n\
 /// The rate limit: a count per sender and per e-mail address, by a trigger.
 fn rate_limit_sql(table: &Table) -> String {
     let spam = &table.spam;
+    let repeat: Vec<&str> = table.repeat_columns().map(|c| c.name).collect();
     let mut sql = format!(
         "\n\
          -- Spam: at most {limit} {rows} an hour from one sender and {limit} to one\n\
@@ -184,8 +200,26 @@ fn rate_limit_sql(table: &Table) -> String {
            headers json := nullif(current_setting('request.headers', true), '')::json;\n  \
            sender text := private.contact_sender(headers);\n  \
            key text;\n  \
-           hash text;\n\
+           hash text;\n  \
+           earlier public.{name};\n\
          begin\n  \
+           -- A repeat of a send, its key already in the table, is skipped (a\n  \
+           -- BEFORE trigger's null inserts nothing) and answered as a success,\n  \
+           -- uncounted. ON CONFLICT DO NOTHING would need the public to hold\n  \
+           -- SELECT on the key; this needs no right beyond the insert. The\n  \
+           -- attempts of one key are decided one at a time, so a repeat that\n  \
+           -- overtakes its first attempt waits for it. A key sent again with\n  \
+           -- other words is refused: a new message needs a new key.\n  \
+           if new.{send_key} is not null then\n    \
+             perform pg_advisory_xact_lock(hashtextextended('{send_key}:' || new.{send_key}::text, 0));\n    \
+             select * into earlier from public.{name} t where t.{send_key} = new.{send_key};\n    \
+             if found then\n      \
+               if ({earlier}) is distinct from ({new}) then\n        \
+                 raise exception using errcode = '{reused_code}', message = {reused_message};\n      \
+               end if;\n      \
+               return null;\n    \
+             end if;\n  \
+           end if;\n  \
            foreach key in array array['{address_key}' || sender, '{email_key}' || lower(new.{email})] loop\n    \
              continue when key is null;\n    \
              hash := encode(sha256(convert_to(key, 'UTF8')), 'hex');\n    \
@@ -216,6 +250,11 @@ fn rate_limit_sql(table: &Table) -> String {
         code = RATE_LIMIT_CODE,
         address_key = ADDRESS_KEY,
         email_key = EMAIL_KEY,
+        send_key = SEND_KEY.name,
+        earlier = repeat.iter().map(|c| format!("earlier.{c}")).collect::<Vec<_>>().join(", "),
+        new = repeat.iter().map(|c| format!("new.{c}")).collect::<Vec<_>>().join(", "),
+        reused_code = REUSED_KEY_CODE,
+        reused_message = sql_text(REUSED_KEY_MESSAGE),
         address_message = sql_text(&rate_limit_message(table, true)),
         email_message = sql_text(&rate_limit_message(table, false)),
     ));

@@ -213,6 +213,18 @@ impl Table {
         self.columns.iter().find(|c| c.name == name)
     }
 
+    /// The columns a repeat of a send must match its first attempt in: what the
+    /// visitor wrote and chose. Not the time taken nor the trap, which a later
+    /// attempt of the same words may differ in, nor the key itself.
+    pub fn repeat_columns(&self) -> impl Iterator<Item = &'static Column> + '_ {
+        self.columns.iter().filter(|c| {
+            c.anon_insert
+                && c.name != self.spam.fill
+                && c.name != self.spam.trap
+                && c.name != SEND_KEY.name
+        })
+    }
+
     /// The longest value of each length-bounded text column, by name.
     pub fn max_lengths(&self) -> Vec<(&'static str, usize)> {
         self.checks
@@ -261,6 +273,20 @@ pub const FILL_MS: Column = public(
     true,
     "milliseconds from the form's first render to its submission",
 );
+/// The key of one message the visitor means to send, made by the form and kept
+/// across its failed attempts: a repeat of a send whose answer was lost is
+/// skipped by the rate limit's trigger, so it is stored once and counted once,
+/// and answered as a success. Rows from before the key have none.
+pub const SEND_KEY: Column = public(
+    "send_key",
+    Type::Uuid,
+    false,
+    "the form's key for one message the visitor means to send: a repeated send is stored once",
+);
+/// The unique index on the key: one row per send, whoever writes.
+pub fn send_key_index(table: &Table) -> String {
+    format!("{}_{}_key", table.name, SEND_KEY.name)
+}
 pub const WEBSITE: Column = public(
     "website",
     Type::Text,

@@ -25,7 +25,7 @@ use crate::cors::{cors, preflight};
 use crate::forms::guards::{Stored, World};
 use crate::forms::postgres::{self, Refusal, Value};
 use crate::forms::sender;
-use crate::forms::table::Table;
+use crate::forms::table::{Table, SEND_KEY};
 use crate::storage::Store;
 
 /// The local address a request's connection reached: the one address of this
@@ -323,12 +323,15 @@ fn insert(
     }
     // Privileges are checked before a row is read: a column without a grant, or
     // a representation asked back (RETURNING needs SELECT).
-    let wants_rows = headers
-        .get_all("prefer")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .any(|p| p.trim() == "return=representation");
+    let prefers = |wanted: &str| {
+        headers
+            .get_all("prefer")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .any(|p| p.trim() == wanted)
+    };
+    let wants_rows = prefers("return=representation");
     if wants_rows
         || keys
             .iter()
@@ -364,13 +367,24 @@ fn insert(
             return Err(r.into());
         }
     }
+    // The rate limit's trigger first finds the repeats of earlier sends, which
+    // it skips: not counted, not checked further, not stored, and the request
+    // answered as a success. Its lock on their keys is held until the rows are
+    // stored.
+    let mut sent = inbox.sent.lock().unwrap_or_else(|p| p.into_inner());
+    let repeats = repeats(table, &rows, &sent)?;
     let now = Instant::now();
-    let rate_keys: Vec<Vec<String>> = rows.iter().map(|r| rate_keys(table, r, &address)).collect();
+    let rate_keys: Vec<Vec<String>> = rows
+        .iter()
+        .zip(&repeats)
+        .filter(|(_, repeat)| !**repeat)
+        .map(|(r, _)| rate_keys(table, r, &address))
+        .collect();
     // The trigger runs before the policy and the constraints.
     if let Err(key) = inbox.may_admit(&rate_keys, now) {
         return Err(postgres::rate_limited(table, &key).into());
     }
-    for row in &rows {
+    for (row, _) in rows.iter().zip(&repeats).filter(|(_, r)| !**r) {
         let get = |name: &str| row.get(name).cloned().unwrap_or(Value::Null);
         if !postgres::passes_insert_policy(table, &get) {
             return Err(postgres::refused_by_policy(table).into());
@@ -386,7 +400,10 @@ fn insert(
     if let Err(key) = inbox.admit(&rate_keys, now) {
         return Err(postgres::rate_limited(table, &key).into());
     }
-    for row in &rows {
+    for (row, _) in rows.iter().zip(&repeats).filter(|(_, r)| !**r) {
+        if let Some(Value::Text(key)) = row.get(SEND_KEY.name) {
+            sent.insert(key.clone(), row.clone());
+        }
         inbox.store(row).map_err(|e| {
             eprintln!("{}: {e}", table.name);
             Error::pgrst(
@@ -397,6 +414,43 @@ fn insert(
         })?;
     }
     Ok(())
+}
+
+/// Which of `rows` repeat a send already stored, or an earlier row of the same
+/// request, as the rate limit's trigger finds them. A key sent before with
+/// other words is refused.
+fn repeats(
+    table: &Table,
+    rows: &[Row],
+    sent: &std::collections::HashMap<String, Row>,
+) -> Result<Vec<bool>, Error> {
+    let words = |row: &Row| -> Vec<Value> {
+        table
+            .repeat_columns()
+            .map(|c| row.get(c.name).cloned().unwrap_or(Value::Null))
+            .collect()
+    };
+    let mut found = Vec::with_capacity(rows.len());
+    for (i, row) in rows.iter().enumerate() {
+        let Some(Value::Text(key)) = row.get(SEND_KEY.name) else {
+            found.push(false);
+            continue;
+        };
+        let same_key = |r: &&Row| r.get(SEND_KEY.name) == Some(&Value::Text(key.clone()));
+        let earlier = sent.get(key).or_else(|| rows[..i].iter().find(same_key));
+        match earlier {
+            Some(earlier) if words(earlier) != words(row) => {
+                return Err(Refusal::new(
+                    postgres::REUSED_KEY_CODE,
+                    postgres::REUSED_KEY_MESSAGE.into(),
+                )
+                .into())
+            }
+            Some(_) => found.push(true),
+            None => found.push(false),
+        }
+    }
+    Ok(found)
 }
 
 /// A row with the given values read as their columns' types, and the rest their

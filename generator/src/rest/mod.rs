@@ -16,7 +16,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::forms::postgres::Value;
-use crate::forms::table::Table;
+use crate::forms::table::{Table, SEND_KEY};
 
 /// A stored row: every column, by name.
 pub type Row = BTreeMap<String, Value>;
@@ -27,6 +27,10 @@ pub struct Inbox {
     dir: PathBuf,
     /// Recent accepted messages per rate-limit key, oldest first.
     recent: Mutex<Recent>,
+    /// The stored rows by their send key, as the table's unique index has them.
+    /// Held from a request's first look at its keys to its rows' storing, as
+    /// the trigger's lock on a key is held to the commit.
+    pub sent: Mutex<HashMap<String, Row>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -52,10 +56,18 @@ impl Inbox {
         // Parts of messages cut short by a stopped server.
         let _ = std::fs::remove_dir_all(&tmp);
         std::fs::create_dir_all(&tmp).map_err(|e| InboxError::Write(tmp.clone(), e))?;
+        let sent = Inbox::list(root, table)?
+            .into_iter()
+            .filter_map(|row| match row.get(SEND_KEY.name) {
+                Some(Value::Text(key)) => Some((key.clone(), row)),
+                _ => None,
+            })
+            .collect();
         Ok(Inbox {
             table,
             dir,
             recent: Mutex::new(Recent::default()),
+            sent: Mutex::new(sent),
         })
     }
 
