@@ -19,7 +19,6 @@ import { checkCv, CV_TYPES, type CvKind, type CvProblem } from "./lib/cv.ts";
 import { JOB_APPLICATIONS, APPLICATIONS } from "./lib/forms.generated.ts";
 import { Field, SendButton } from "./lib/field.tsx";
 import { showToast } from "./lib/toasts.ts";
-import { dropSend, keepSend, keptSend, sendFor, sendName, sessionKeeping, wordsOf } from "./lib/sends.ts";
 
 type Status = "editing" | "submitting" | "sent";
 type Cv = { file: File; kind: CvKind };
@@ -173,6 +172,8 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
     const { insertRow, waitBeforeSending } = await import("./lib/messages.ts");
     // The same words as a failed attempt are the same application, with its key
     // and its stored CV (after a reload too).
+    // Loaded only here, as the rest of sending is: the page's first load weighs no more.
+    const { dropSend, keepSend, keptSend, sendFor, sendName, sessionKeeping, wordsOf } = await import("./lib/sends.ts");
     const keeping = sessionKeeping();
     const kept = sendName(JOB_APPLICATIONS.table, window.location.pathname);
     const send = sendFor(keptSend(keeping, kept), wordsOf(fields, cv.file), Date.now(), () => crypto.randomUUID());

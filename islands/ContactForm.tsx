@@ -19,7 +19,6 @@ import { checkStorageConfig, uploadAttachment } from "./lib/storage.ts";
 import { Field, SendButton } from "./lib/field.tsx";
 import { showToast } from "./lib/toasts.ts";
 import { CONTACT_MESSAGES } from "./lib/forms.generated.ts";
-import { dropSend, keepSend, keptSend, sendFor, sendName, sessionKeeping, wordsOf } from "./lib/sends.ts";
 
 type Status = "editing" | "submitting" | "sent";
 
@@ -137,6 +136,8 @@ export default function ContactForm({ storage, messages, words, toastWords, priv
       setTimeout(() => submit.current?.focus(), 0);
     };
     // The same words as a failed attempt are the same message, with its key.
+    // Loaded only here, as the rest of sending is: the page's first load weighs no more.
+    const { dropSend, keepSend, keptSend, sendFor, sendName, sessionKeeping, wordsOf } = await import("./lib/sends.ts");
     const keeping = sessionKeeping();
     const kept = sendName(CONTACT_MESSAGES.table, window.location.pathname);
     const send = sendFor(keptSend(keeping, kept), wordsOf(fields, file), Date.now(), () => crypto.randomUUID());

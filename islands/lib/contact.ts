@@ -142,6 +142,13 @@ export function objectName(fileName: string, timestamp: number, sendKey?: string
   return `${timestamp}_${sendKey.replaceAll("-", "")}_${safeFileName(fileName, 47)}`;
 }
 
+/**
+ * How long a form waits before it sends or uploads again by itself, after the
+ * network failed (messages.ts, storage.ts). Here, with the rules every form
+ * loads, so that the sending code can stay out of the page's first load.
+ */
+export const RETRY_AFTER_MS = 1000;
+
 /** The key an attachment is stored at: `public/<object name>`. */
 export function storageKey(fileName: string, timestamp: number, sendKey?: string): string {
   return `public/${objectName(fileName, timestamp, sendKey)}`;

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { EMPTY_FIELDS } from "./contact.ts";
 import { insertMessage, insertRow, messageRow, messagesEndpoint, MIN_FILL_MS, refusalMessage, waitBeforeSending } from "./messages.ts";
-import { RETRY_AFTER_MS } from "./sends.ts";
+import { RETRY_AFTER_MS } from "./contact.ts";
 
 const KEY = "3f2a9c1e-0b4d-4e8f-9a7b-6c5d4e3f2a1b";
 

@@ -3,9 +3,8 @@
 // no client library. The row's rules are the table's (generator/src/forms/).
 // Each row carries its send's key (sends.ts), so a repeat is stored once.
 
-import type { Fields } from "./contact.ts";
+import { RETRY_AFTER_MS, type Fields } from "./contact.ts";
 import { CONTACT_MESSAGES } from "./forms.generated.ts";
-import { RETRY_AFTER_MS } from "./sends.ts";
 
 /** Where messages go: the browser's console only, or the Supabase table. */
 export type MessagesMode = "console" | "supabase";

@@ -8,9 +8,6 @@
 // tab's session storage with the form's name, so a reload that keeps the
 // form's values keeps it too, and dropped after a success.
 
-/** How long a form waits before it sends again by itself, after the network failed (messages.ts). */
-export const RETRY_AFTER_MS = 1000;
-
 /**
  * A message being sent: its key, the words it was first sent with, when (ms),
  * and the key of the file it stored, once stored.

@@ -1,8 +1,8 @@
 // Uploads the contact form's attachment with @supabase/storage-js, which is
 // imported only when a form with a file is sent.
 
-import { CACHE_CONTROL_SECONDS, storageEndpoint, storageKey } from "./contact.ts";
-import { RETRY_AFTER_MS, type Send } from "./sends.ts";
+import { CACHE_CONTROL_SECONDS, RETRY_AFTER_MS, storageEndpoint, storageKey } from "./contact.ts";
+import type { Send } from "./sends.ts";
 
 export type StorageConfig = { url: string; anonKey: string; bucket: string };
 
