@@ -236,6 +236,38 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_inbox_knows_its_stored_sends_and_reads_rows_from_before_the_key() {
+        let dir = std::env::temp_dir().join(format!("site-inbox-keys-{}", std::process::id()));
+        let table = &crate::forms::contact::CONTACT_MESSAGES;
+        let inbox = Inbox::open(&dir, table).unwrap();
+        let row = |id: &str, key: Option<&str>| {
+            let mut row = Row::new();
+            row.insert("id".into(), Value::Text(id.into()));
+            row.insert(
+                "received_at".into(),
+                Value::Text(format!("2026-11-29T00:00:0{id}Z")),
+            );
+            if let Some(key) = key {
+                row.insert(SEND_KEY.name.into(), Value::Text(key.into()));
+            }
+            row
+        };
+        let key = "3f2a9c1e-0b4d-4e8f-9a7b-6c5d4e3f2a1b";
+        inbox.store(&row("1", None)).unwrap();
+        inbox.store(&row("2", Some(key))).unwrap();
+        // A server started again finds the sends already stored.
+        let again = Inbox::open(&dir, table).unwrap();
+        let sent = again.sent.lock().unwrap();
+        assert_eq!(sent.keys().collect::<Vec<_>>(), [key]);
+        assert_eq!(
+            Inbox::list(&dir, table).unwrap().len(),
+            2,
+            "the row without a key reads as before"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn a_sender_may_send_the_limit_in_a_window_and_no_more() {
         let dir = std::env::temp_dir().join(format!("site-inbox-test-{}", std::process::id()));
         let inbox = Inbox::open(&dir, &crate::forms::contact::CONTACT_MESSAGES).unwrap();
