@@ -267,6 +267,104 @@ describe("hostile clients", () => {
   });
 });
 
+/**
+ * `bytes` of `type` sent as storage-js sends them: as a File (a form with its
+ * cacheControl field), or as an ArrayBuffer (the bytes as the whole body, the
+ * type and cache control in headers), that one streamed without a Content-Length
+ * when `stream`.
+ */
+async function send(as, key, bytes, type, { upsert = false, stream = false } = {}) {
+  const headers = { Authorization: `Bearer ${KEY}`, apikey: KEY, "x-upsert": String(upsert) };
+  let body;
+  if (as === "form") {
+    body = new FormData();
+    body.append("cacheControl", "3600");
+    body.append("", new File([bytes], "photo.png", { type }));
+  } else {
+    headers["content-type"] = type;
+    headers["cache-control"] = "max-age=3600";
+    const chunks = [];
+    for (let i = 0; i < bytes.length; i += 1 << 20) chunks.push(bytes.subarray(i, i + (1 << 20)));
+    body = stream ? new ReadableStream({ pull: (c) => (chunks.length ? c.enqueue(chunks.shift()) : c.close()) }) : bytes;
+  }
+  const response = await fetch(`${server.url}/storage/v1/object/${BUCKET}/${key}`, { method: "POST", headers, body, duplex: "half" });
+  return { status: response.status, json: await response.json() };
+}
+
+async function stored(key) {
+  const response = await fetch(storage.from(BUCKET).getPublicUrl(key).data.publicUrl);
+  return { type: response.headers.get("content-type"), cacheControl: response.headers.get("cache-control"), bytes: Buffer.from(await response.arrayBuffer()) };
+}
+
+describe("raw bodies: the file's bytes as the whole body, as storage-js sends an ArrayBuffer or a typed array", () => {
+  for (const [name, body] of [
+    ["an ArrayBuffer", () => PNG.buffer.slice(PNG.byteOffset, PNG.byteOffset + PNG.length)],
+    ["a Uint8Array", () => new Uint8Array(PNG)],
+    ["a stream, without a Content-Length", () => new Blob([PNG]).stream()],
+  ]) {
+    test(`storage-js's upload of ${name} is stored and reads back byte for byte, with its type and cache control`, async () => {
+      const key = uniqueKey("raw.png");
+      const { data, error } = await storage.from(BUCKET).upload(key, body(), { contentType: "image/png", cacheControl: "600", upsert: false });
+      assert.equal(error, null);
+      assert.equal(data.fullPath, `${BUCKET}/${key}`);
+      assert.match(data.id, /^[0-9a-f-]{36}$/);
+      assert.deepEqual(await stored(key), { type: "image/png", cacheControl: "max-age=600", bytes: PNG });
+    });
+  }
+
+  test("without a contentType storage-js sends text/plain;charset=UTF-8, refused whole as the real server refuses it", async () => {
+    const { error } = await storage.from(BUCKET).upload(uniqueKey("raw.png"), new Uint8Array(PNG));
+    assert.equal(error.statusCode, "415");
+    assert.equal(error.message, "mime type text/plain;charset=UTF-8 is not supported");
+  });
+
+  test("a refused type, bytes that are not their type's, a refused key, an invalid key: the form's answer", async () => {
+    for (const [name, key, bytes, type, statusCode] of [
+      ["another type", () => uniqueKey("doc.pdf"), Buffer.from("%PDF-1.7\n"), "application/pdf", "415"],
+      ["not a PNG", () => uniqueKey("fake.png"), Buffer.from("%PDF-1.7 pretending"), "image/png", "415"],
+      ["outside public/", () => `private/${Date.now()}_photo.png`, PNG, "image/png", "403"],
+      ["no timestamp", () => "public/photo.png", PNG, "image/png", "403"],
+      ["not ASCII", () => "public/café.png", PNG, "image/png", "400"],
+    ]) {
+      const [form, raw] = [await send("form", key(), bytes, type), await send("raw", key(), bytes, type)];
+      assert.equal(raw.status, 400, name);
+      assert.equal(raw.json.statusCode, statusCode, name);
+      assert.deepEqual(raw, form, name);
+    }
+    assert.deepEqual(readdirSync(path.join(bucketDir, "..", ".tmp")), []);
+  });
+
+  test("a byte over 5 MiB, with or without a Content-Length, gets the form's 413 and leaves nothing behind", async () => {
+    const tooLarge = { status: 400, json: { statusCode: "413", error: "Payload too large", message: "The object exceeded the maximum allowed size", code: "EntityTooLarge" } };
+    for (const [over, stream] of [[Buffer.alloc(5 * 1024 * 1024 + 1 - PNG.length, 1), false], [Buffer.alloc(5 * 1024 * 1024 + 1 - PNG.length, 1), true], [Buffer.alloc(64 << 20), true]]) {
+      const big = Buffer.concat([PNG, over]);
+      const key = uniqueKey("huge.png");
+      assert.deepEqual(await send("raw", key, big, "image/png", { stream }), tooLarge, `${big.length} bytes, stream: ${stream}`);
+      assert.deepEqual(await send("form", uniqueKey("huge.png"), big, "image/png"), tooLarge);
+      assert.equal(existsSync(path.join(bucketDir, `${key}~object`)), false);
+    }
+    assert.deepEqual(readdirSync(path.join(bucketDir, "..", ".tmp")), []);
+    const exact = Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024 - PNG.length, 1)]);
+    for (const stream of [false, true]) assert.equal((await send("raw", uniqueKey("limit.png"), exact, "image/png", { stream })).status, 200);
+  });
+
+  test("a key that exists, or an upsert, is refused as a form's, and the object stays as it was", async () => {
+    const key = uniqueKey("same.png");
+    assert.equal((await send("raw", key, PNG, "image/png")).status, 200);
+    const other = Buffer.concat([PNG, Buffer.from("different")]);
+    for (const upsert of [false, true]) {
+      const [form, raw] = [await send("form", key, other, "image/png", { upsert }), await send("raw", key, other, "image/png", { upsert })];
+      assert.equal(raw.json.statusCode, upsert ? "403" : "409");
+      assert.deepEqual(raw, form, `upsert: ${upsert}`);
+    }
+    assert.deepEqual((await stored(key)).bytes, PNG);
+    // storage-js words it as for a File.
+    const { error } = await storage.from(BUCKET).upload(key, new Uint8Array(other), { contentType: "image/png" });
+    assert.equal(error.statusCode, "409");
+    assert.equal(error.message, "The resource already exists");
+  });
+});
+
 describe("the deploy's storage check", () => {
   test("passes when the bucket exists and fails, saying why, when it does not", async () => {
     assert.equal(await bucketProblem(server.url, BUCKET), null);

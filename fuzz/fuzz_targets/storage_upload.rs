@@ -1,6 +1,7 @@
-//! Any multipart body posted to the storage API, as `site serve` receives it:
-//! the answer is the storage JSON with HTTP 200 or 400, never a server error,
-//! and nothing is written outside the storage folder.
+//! Any body posted to the storage API, as `site serve` receives it, a multipart
+//! form or a raw body (the file's bytes as the whole body): the answer is the
+//! storage JSON with HTTP 200 or 400, never a server error, and nothing is
+//! written outside the storage folder.
 #![no_main]
 
 use std::path::PathBuf;
@@ -45,15 +46,23 @@ fuzz_target!(|data: &[u8]| {
         runtime,
         router,
     } = fixture();
-    // The first line, when it starts with `?`, is the header block's variant:
-    // the boundary and the declared type.
-    let (boundary, body) = match data.split_first() {
+    // The first line, when it starts with `?`, is the form's boundary; when it
+    // starts with `!`, the whole `Content-Type` of a raw body.
+    let first_line = |rest: &[u8]| {
+        let end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+        let line = String::from_utf8_lossy(&rest[..end]).to_string();
+        (line, rest.get(end + 1..).unwrap_or_default().to_vec())
+    };
+    let (content_type, body) = match data.split_first() {
         Some((b'?', rest)) => {
-            let end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
-            let boundary = String::from_utf8_lossy(&rest[..end]).to_string();
-            (boundary, rest.get(end + 1..).unwrap_or_default().to_vec())
+            let (boundary, body) = first_line(rest);
+            (format!("multipart/form-data; boundary={boundary}"), body)
         }
-        _ => ("fuzz".to_string(), data.to_vec()),
+        Some((b'!', rest)) => first_line(rest),
+        _ => (
+            "multipart/form-data; boundary=fuzz".to_string(),
+            data.to_vec(),
+        ),
     };
     let key = format!(
         "public/{}_fuzz.png",
@@ -61,10 +70,7 @@ fuzz_target!(|data: &[u8]| {
     );
     let Ok(request) = Request::post(format!("/storage/v1/object/contact-attachments/{key}"))
         .header("authorization", "Bearer")
-        .header(
-            "content-type",
-            format!("multipart/form-data; boundary={boundary}"),
-        )
+        .header("content-type", content_type)
         .body(Body::from(body))
     else {
         return;

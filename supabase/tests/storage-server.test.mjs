@@ -104,6 +104,23 @@ async function upload({ base, anon }, key, bytes, type, upsert = false) {
   return { status: response.status, body: json };
 }
 
+/**
+ * An upload as storage-js sends an ArrayBuffer or a typed array: the bytes as the
+ * whole body, the type (when given) and cache control in headers; streamed
+ * without a Content-Length when `stream`.
+ */
+async function uploadRaw({ base, anon }, key, bytes, type, { upsert = false, stream = false } = {}) {
+  const headers = { Authorization: `Bearer ${anon}`, apikey: anon, "x-upsert": String(upsert), "cache-control": "max-age=3600" };
+  if (type !== undefined) headers["content-type"] = type;
+  const chunks = [];
+  for (let i = 0; i < bytes.length; i += 1 << 20) chunks.push(bytes.subarray(i, i + (1 << 20)));
+  const body = stream ? new ReadableStream({ pull: (c) => (chunks.length ? c.enqueue(chunks.shift()) : c.close()) }) : bytes;
+  const response = await fetch(`${base}/object/${BUCKET}/${key}`, { method: "POST", headers, body, duplex: "half" });
+  const json = await response.json();
+  delete json.Id;
+  return { status: response.status, body: json };
+}
+
 async function read({ base, anon, service }, route, key, as) {
   const token = as === "service" ? service : anon;
   const response = await fetch(`${base}/object/${route}${BUCKET}/${key}`, { headers: { Authorization: `Bearer ${token}`, apikey: token } });
@@ -163,6 +180,33 @@ describe("the real Supabase Storage server and site serve", { skip: command ? fa
       await both(`anon reads /object/${route}`, (s) => read(s, route, key, "anon"));
     }
     await both("the service key reads it", (s) => read(s, "authenticated/", key, "service"));
+  });
+
+  test("take a raw body (the file's bytes as the whole body) as a form's file: stored, refused, read back alike", async () => {
+    const key = fresh("cv.pdf");
+    await both("a raw PDF", (s) => uploadRaw(s, key, PDF, TYPES.pdf));
+    await both("a raw PDF, read back with the service key", (s) => read(s, "authenticated/", key, "service"));
+    await both("a raw PDF's cache control, the header as sent", async ({ base, service }) => {
+      const response = await fetch(`${base}/object/authenticated/${BUCKET}/${key}`, { headers: { Authorization: `Bearer ${service}`, apikey: service } });
+      await response.arrayBuffer();
+      return { status: response.status, body: { cacheControl: response.headers.get("cache-control") } };
+    });
+    await both("a raw Word document", (s) => uploadRaw(s, fresh("cv.docx"), DOCX, TYPES.docx));
+    await both("a raw PDF streamed, without a Content-Length", (s) => uploadRaw(s, fresh("cv.pdf"), PDF, TYPES.pdf, { stream: true }));
+    await both("the same key again, raw", (s) => uploadRaw(s, key, PDF, TYPES.pdf));
+    await both("the same key again, raw, as an upsert", (s) => uploadRaw(s, key, PDF, TYPES.pdf, { upsert: true }));
+    for (const bad of ["Senior/1763800000000_cv.pdf", `${JOB}/cv.pdf`, "cloud-architect-closed/1763800000000_cv.pdf", "no-such-role/1763800000000_cv.pdf"]) {
+      await both(`a raw body at ${bad}`, (s) => uploadRaw(s, bad, PDF, TYPES.pdf));
+    }
+    // The whole Content-Type is the type: parameters stay, and none is octet-stream.
+    await both("a raw picture declared as one", (s) => uploadRaw(s, fresh("photo.png"), PNG, "image/png"));
+    await both("a raw PDF declared with a charset", (s) => uploadRaw(s, fresh("cv.pdf"), PDF, `${TYPES.pdf};charset=utf-8`));
+    await both("a raw PDF with no Content-Type", (s) => uploadRaw(s, fresh("cv.pdf"), PDF, undefined));
+    await both("storage-js's default type for a raw body", (s) => uploadRaw(s, fresh("cv.pdf"), PDF, "text/plain;charset=UTF-8"));
+    const big = Buffer.concat([PDF, Buffer.alloc(10 * 1024 * 1024 + 1 - PDF.length)]);
+    await both("10 MiB and a byte, raw, its length declared", (s) => uploadRaw(s, fresh("big.pdf"), big, TYPES.pdf));
+    // uploader.ts checks a raw body's declared length only; site serve counts the bytes.
+    await both("10 MiB and a byte, raw, streamed", (s) => uploadRaw(s, fresh("big.pdf"), big, TYPES.pdf, { stream: true }), "it counts the bytes of a body without a length");
   });
 
   test("files that are not CVs: site serve refuses them; the real server stores them, and the table refuses the empty one", async () => {

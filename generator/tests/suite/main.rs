@@ -25,4 +25,5 @@ mod parts;
 mod publishing;
 mod sections;
 mod session;
+mod storage;
 mod structured_data;

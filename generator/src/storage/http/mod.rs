@@ -1,13 +1,15 @@
 //! The storage API over HTTP, as `@supabase/storage-js` speaks it (see
 //! `shared/storage-protocol.md`): `POST /storage/v1/object/{bucket}/{key}` with a
-//! multipart body, `GET /storage/v1/object/public/{bucket}/{key}` for a public
+//! multipart body or the file's bytes as the whole body,
+//! `GET /storage/v1/object/public/{bucket}/{key}` for a public
 //! bucket, and `GET /storage/v1/object/authenticated/{bucket}/{key}` (or without
 //! `authenticated/`), which only the service key may read: the public has no
 //! SELECT policy, so to it every object there is not found.
 //!
 //! Like the real server, every 4xx error is sent with HTTP 400 and the real status
 //! as a string in the JSON body (`{"statusCode","error","message","code"}`), and the
-//! checks run in its order: authorization, bucket, type, key, duplicate, size.
+//! checks run in its order: authorization, bucket, type, (a raw body's declared
+//! length), key, policy, duplicate, size.
 //!
 //! Nothing a client sends is held whole: the body is read in its own task and at
 //! most the bucket's size limit and a little more is handed to the upload; each text

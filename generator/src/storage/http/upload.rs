@@ -1,7 +1,15 @@
-//! Uploads: `POST /storage/v1/object/{bucket}/{key}` with a multipart body,
-//! read in a task of its own and bounded (the bucket's limit and a little more;
-//! each text field; the fields before the file), then checked in the real
-//! server's order and stored whole or not at all.
+//! Uploads: `POST /storage/v1/object/{bucket}/{key}`. The body is either a
+//! multipart form (what storage-js sends for a `Blob` or `File`: a
+//! `cacheControl` field, then the file) or, as the real server also takes it, the
+//! file's bytes themselves (what storage-js sends for an `ArrayBuffer`, a typed
+//! array, a stream or a string: the type in `Content-Type`, the cache control in
+//! `Cache-Control`, the length in `Content-Length` when known). The real server
+//! tells them apart by whether `Content-Type` starts with `multipart/form-data`.
+//!
+//! Either body is read in a task of its own and bounded (the bucket's limit and a
+//! little more; a form's each text field and the fields before its file), then
+//! checked in the real server's order by the same code ([`admit`], [`store_file`])
+//! and stored whole or not at all.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -10,9 +18,10 @@ use std::time::Duration;
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::PathRejection;
 use axum::extract::{FromRequest, Multipart, Path, Request, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::header::AsHeaderName;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use futures_util::StreamExt;
+use futures_util::{Stream, StreamExt};
 
 use super::{authorize, path_params, Role};
 use crate::cors::cors;
@@ -20,7 +29,8 @@ use crate::storage::{content_matches, Bucket, StorageError, Store};
 
 /// What a form may carry besides its file: boundaries, part headers, text fields.
 pub(super) const FORM_OVERHEAD: u64 = 64 * 1024;
-/// The longest text field (`cacheControl`, `contentType`, `metadata`).
+/// The longest text field (`cacheControl`, `contentType`, `metadata`), and the
+/// longest `Cache-Control` header of a raw body.
 pub const FIELD_LIMIT: usize = 16 * 1024;
 /// The real server reads at most this many fields before the file.
 const MAX_FIELDS: usize = 10;
@@ -71,7 +81,15 @@ impl BoundedBody {
                         done.store(true, Ordering::Relaxed);
                         break;
                     }
-                    Some(Err(_)) => break,
+                    Some(Err(_)) => {
+                        // Said, not only ended: a raw body's end is its file's end.
+                        if let Some(sender) = tx.as_ref() {
+                            let _ = sender
+                                .send(Err(std::io::Error::other("the body was cut short")))
+                                .await;
+                        }
+                        break;
+                    }
                     Some(Ok(chunk)) => chunk,
                 };
                 received = received.saturating_add(chunk.len() as u64);
@@ -141,22 +159,68 @@ async fn receive(
     request: Request,
     limit: u64,
 ) -> Result<(String, String, String), StorageError> {
-    let declared_length = request
-        .headers()
+    let headers = request.headers();
+    let declared_length = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|s| s.parse::<u64>().ok());
-    if declared_length.is_some_and(|length| length > limit) {
+    let form = is_form(headers);
+    // A form's length counts its fields too: only the body's bound applies before
+    // reading. A raw body's length is its file's, held to the bucket's limit below.
+    if form && declared_length.is_some_and(|length| length > limit) {
         return Err(StorageError::TooLarge);
     }
     // The real server upserts only with the string `true`.
-    let upsert = request
-        .headers()
-        .get("x-upsert")
-        .is_some_and(|v| v.as_bytes() == b"true");
+    let upsert = header_text(headers, "x-upsert").as_deref() == Some("true");
     let (bucket_name, key) = path_params(path)?;
     let role = authorize(store, request.headers())?;
     let bucket = store.bucket(&bucket_name)?.clone();
+    let asked = Asked {
+        key: &key,
+        upsert,
+        role,
+    };
+    let id = if form {
+        receive_form(store, &bucket, asked, request).await?
+    } else {
+        receive_raw(store, &bucket, asked, declared_length, request).await?
+    };
+    Ok((bucket_name, key, id))
+}
+
+/// Whether the body is a form: the real server's test, case and all (any other
+/// body, `Multipart/Form-Data` included, is the file itself).
+fn is_form(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"multipart/form-data"))
+}
+
+/// A header's text as Node.js hands it to the real server: repeated values joined
+/// with `, `, bytes past ASCII not refused.
+fn header_text(headers: &HeaderMap, name: impl AsHeaderName) -> Option<String> {
+    let values: Vec<String> = headers
+        .get_all(name)
+        .iter()
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+        .collect();
+    (!values.is_empty()).then(|| values.join(", "))
+}
+
+/// What every upload asks for, whatever its body: a key, whether to upsert, as whom.
+struct Asked<'a> {
+    key: &'a str,
+    upsert: bool,
+    role: Role,
+}
+
+/// A multipart body: at most [`MAX_FIELDS`] text fields, then the file.
+async fn receive_form(
+    store: &Store,
+    bucket: &Bucket,
+    asked: Asked<'_>,
+    request: Request,
+) -> Result<String, StorageError> {
     let mut multipart = Multipart::from_request(request, &())
         .await
         .map_err(|e| StorageError::BadRequest(e.body_text()))?;
@@ -191,15 +255,55 @@ async fn receive(
             .or_else(|| field.content_type().map(str::to_string))
             .unwrap_or_else(|| "application/octet-stream".into());
         let wanted = Wanted {
-            key: &key,
+            asked,
             mime: &essence(&declared),
-            cache_control: cache_control.as_deref(),
-            upsert,
-            role,
+            cache_control: cache_control.as_deref().unwrap_or("no-cache"),
+            declared_size: None,
         };
-        let id = store_file(store, &bucket, wanted, field).await?;
-        return Ok((bucket_name, key, id));
+        return store_file(
+            store,
+            bucket,
+            wanted,
+            field.map(|c| c.map_err(multipart_error)),
+        )
+        .await;
     }
+}
+
+/// A raw body: the file itself, its type and cache control in the headers, taken
+/// as the real server takes them (the whole `Content-Type`, parameters and all,
+/// else `application/octet-stream`; the whole `Cache-Control`, else `no-cache`).
+async fn receive_raw(
+    store: &Store,
+    bucket: &Bucket,
+    asked: Asked<'_>,
+    declared_length: Option<u64>,
+    request: Request,
+) -> Result<String, StorageError> {
+    let headers = request.headers();
+    let mime = headers
+        .get(header::CONTENT_TYPE)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+        .filter(|t| !t.is_empty())
+        .unwrap_or_else(|| "application/octet-stream".into());
+    let cache_control = header_text(headers, header::CACHE_CONTROL)
+        .filter(|c| !c.is_empty())
+        .unwrap_or_else(|| "no-cache".into());
+    // The real server's Node.js takes 16 KiB of headers in all; stored, this one
+    // is sent with every download.
+    if cache_control.len() > FIELD_LIMIT {
+        return Err(StorageError::BadRequest(format!(
+            "the Cache-Control header is longer than {FIELD_LIMIT} bytes"
+        )));
+    }
+    let wanted = Wanted {
+        asked,
+        mime: &mime,
+        cache_control: &cache_control,
+        declared_size: declared_length,
+    };
+    let body = request.into_body().into_data_stream();
+    store_file(store, bucket, wanted, body.map(|c| c.map_err(body_error))).await
 }
 
 /// A text field's value, refused past [`FIELD_LIMIT`] bytes.
@@ -246,6 +350,12 @@ fn multipart_error(e: axum::extract::multipart::MultipartError) -> StorageError 
     }
 }
 
+/// A raw body that could not be read whole (over the bound, which `upload`
+/// answers as too large, or cut short).
+fn body_error(e: axum::Error) -> StorageError {
+    StorageError::BadRequest(format!("the body could not be read: {e}"))
+}
+
 /// `image/png; charset=utf-8` → `image/png`: the real server stores the bare type.
 fn essence(mime: &str) -> String {
     mime.split(';')
@@ -255,13 +365,14 @@ fn essence(mime: &str) -> String {
         .to_ascii_lowercase()
 }
 
-/// What an upload asks for.
+/// What an upload asks for, its body read this far.
 struct Wanted<'a> {
-    key: &'a str,
+    asked: Asked<'a>,
     mime: &'a str,
-    cache_control: Option<&'a str>,
-    upsert: bool,
-    role: Role,
+    /// As stored and sent with each download.
+    cache_control: &'a str,
+    /// The file's length when known before reading it: a raw body's `Content-Length`.
+    declared_size: Option<u64>,
 }
 
 /// The refusal of the database's row-level security, word for word.
@@ -269,21 +380,18 @@ fn refused_by_policy() -> StorageError {
     StorageError::AccessDenied("new row violates row-level security policy".into())
 }
 
-async fn store_file(
-    store: &Store,
-    bucket: &Bucket,
-    wanted: Wanted<'_>,
-    mut field: axum::extract::multipart::Field<'_>,
-) -> Result<String, StorageError> {
-    let Wanted {
-        key,
-        mime,
-        cache_control,
-        upsert,
-        role,
-    } = wanted;
-    if !bucket.allows(mime) {
-        return Err(StorageError::InvalidMimeType(mime.to_string()));
+/// The checks made before the file is read, in the real server's order: type,
+/// declared size, key, policy, duplicate.
+fn admit(store: &Store, bucket: &Bucket, wanted: &Wanted<'_>) -> Result<(), StorageError> {
+    let Asked { key, upsert, role } = wanted.asked;
+    if !bucket.allows(wanted.mime) {
+        return Err(StorageError::InvalidMimeType(wanted.mime.to_string()));
+    }
+    if wanted
+        .declared_size
+        .is_some_and(|size| size > bucket.size_limit)
+    {
+        return Err(StorageError::TooLarge);
     }
     crate::storage::validate_key(key)?;
     // The production policy lets the public insert new objects under its folder
@@ -295,14 +403,29 @@ async fn store_file(
     if store.exists(bucket, key)? {
         return Err(StorageError::Duplicate);
     }
-    let mut upload = store.begin(bucket, key)?;
+    Ok(())
+}
+
+/// Admits the upload, then streams `file` to disk: its leading bytes must be its
+/// type's, its size within the bucket's limit, and a Word document must be one.
+async fn store_file(
+    store: &Store,
+    bucket: &Bucket,
+    wanted: Wanted<'_>,
+    file: impl Stream<Item = Result<Bytes, StorageError>>,
+) -> Result<String, StorageError> {
+    admit(store, bucket, &wanted)?;
+    let Wanted {
+        asked,
+        mime,
+        cache_control,
+        ..
+    } = wanted;
+    let mut file = std::pin::pin!(file);
+    let mut upload = store.begin(bucket, asked.key)?;
     let mut head: Vec<u8> = Vec::with_capacity(16);
-    loop {
-        let chunk = match field.chunk().await {
-            Ok(Some(c)) => c,
-            Ok(None) => break,
-            Err(e) => return Err(multipart_error(e)),
-        };
+    while let Some(chunk) = file.next().await {
+        let chunk = chunk?;
         if head.len() < 16 {
             head.extend(chunk.iter().take(16 - head.len()));
             if head.len() >= 8 && !content_matches(mime, &head) {
@@ -317,7 +440,6 @@ async fn store_file(
     if !content_matches(mime, &head) {
         return Err(StorageError::ContentMismatch(mime.to_string()));
     }
-    let cache_control = cache_control.unwrap_or("no-cache");
     let meta = tokio::task::block_in_place(|| {
         // A Word document is a ZIP of particular parts, known only once whole.
         if !upload.is_whole(mime)? {
