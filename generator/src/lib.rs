@@ -29,10 +29,10 @@ pub mod serve;
 pub mod storage;
 pub(crate) mod suggest;
 mod timing;
-pub mod translations;
+pub mod translation_status;
 
 pub use build::{build, Options as BuildOptions, Report as BuildReport};
 pub use check::{check, Summary as CheckReport};
-pub use content::settings::Host;
+pub use content::site::Host;
 pub use diagnostics::Diagnostic;
 pub use serve::{serve, Event as ServeEvent, Options as ServeOptions};

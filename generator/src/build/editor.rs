@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::settings::Resolved;
+use super::configure::Resolved;
 use super::{Session, Stage};
 use crate::bundle::Bundle;
 use crate::content::Content;

@@ -10,12 +10,12 @@ use crate::content::Page;
 
 /// A value made from the pages and a key (the settings it also reads).
 pub struct Memo<K, T> {
-    made: Option<Made<K, T>>,
+    made: Option<Memoized<K, T>>,
     /// Whether values are kept for the next build (`site serve`).
     keep: bool,
 }
 
-struct Made<K, T> {
+struct Memoized<K, T> {
     pages: Vec<Arc<Page>>,
     key: K,
     value: T,
@@ -60,7 +60,7 @@ impl<K: PartialEq, T: Clone> Memo<K, T> {
         }
         let value = make();
         if self.keep {
-            self.made = Some(Made {
+            self.made = Some(Memoized {
                 pages: pages.to_vec(),
                 key,
                 value: value.clone(),

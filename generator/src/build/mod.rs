@@ -1,25 +1,32 @@
-//! The build, one direction: load → bundle → render → weigh → write.
-//! [`build_in`] is that list, each step a named function taking what the steps
-//! before it produced, each stage timed for `--verbose`:
+//! The build, as [`build_in`]'s list of named stages, each a function taking
+//! what the stages before it produced, each timed for `--verbose` under its name:
 //!
-//! - the folders, loading and bundling, publishing and references are below;
-//! - the settings the later stages use, `settings.rs`;
-//! - the render, with the sink that writes or keeps each page, `render.rs`;
-//! - the weights against the budgets, `weigh.rs`;
-//! - the content editor's files, `editor.rs`;
-//! - the output's files collected and written, `write.rs`.
+//! 1. `folders`: links out of the site, loops and pipes, before any read (below);
+//! 2. `load + bundle`: the content and esbuild's bundle, side by side (below);
+//! 3. `publish`: held pages, listings, redirects, the translations index (below);
+//! 4. `references`: what content names exists (below);
+//! 5. `configure`: the settings the later stages use, resolved once, `configure.rs`;
+//! 6. `render`: every page, through the sink that writes it into staging or
+//!    keeps it, and measures its weight, `render.rs`;
+//! 7. `budgets`: those weights judged against `site.yaml`'s budgets, `budgets.rs`;
+//! 8. `editor`: the content editor's files, `editor.rs`;
+//! 9. `write`: the output's other files collected and written, and staging
+//!    swapped in for the old output, `write.rs`.
+//!
+//! A stage that fails ends the build before `write` swaps anything in, so the
+//! previous output stays as it was.
 //!
 //! A [`Session`] (`session.rs`) is what `site serve` keeps from one build to the
 //! next; a build with a fresh session (`site build`) does everything. The
-//! editor's preview of unsaved text renders one page against it (`preview.rs`).
+//! editor's preview of unsaved text renders one page against it (`draft.rs`).
 
+mod budgets;
+mod configure;
+mod draft;
 mod editor;
 mod memo;
-mod preview;
 mod render;
 mod session;
-mod settings;
-mod weigh;
 mod write;
 
 use std::path::{Path, PathBuf};
@@ -27,20 +34,21 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::bundle::Bundle;
-use crate::content::settings::Host;
+use crate::content::site::Host;
 use crate::content::{self, Content, Page};
 use crate::diagnostics::Diagnostic;
 use crate::output::headers::Rule;
+use crate::output::hosts::HostOutput;
 use crate::output::weight::Weight;
 use crate::render::ssr;
 pub use crate::timing::process_cpu_time;
 use crate::timing::Stages;
+use budgets::{budgets, Judged};
+use configure::resolve;
+pub use draft::render_draft;
 use editor::editor;
-pub use preview::preview;
 use render::render;
 pub use session::Session;
-use settings::resolve;
-use weigh::{weigh, Weighed};
 use write::{staging, write, ToWrite};
 
 #[derive(Debug, Clone, Default)]
@@ -145,7 +153,7 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
     let mut warnings = stages.time("references", || {
         references(root, &content, session, &unusable, &published)
     })?;
-    let (settings, more) = stages.time("settings", || resolve(root, options, &mut content))?;
+    let (settings, more) = stages.time("configure", || resolve(root, options, &mut content))?;
     warnings.extend(more);
     let staging = staging(root, options, session)?;
     let pages = stages.time("render", || {
@@ -159,12 +167,15 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
             session,
         )
     })?;
-    let Weighed { weights, warnings } =
-        stages.time("weigh", || weigh(&content, &pages.pages, options, warnings))?;
+    let Judged { weights, warnings } = stages.time("budgets", || {
+        budgets(&content, &pages.pages, options, warnings)
+    })?;
     let count = pages.pages.len();
     let not_found: Vec<String> = pages.not_found.iter().map(|n| n.route.clone()).collect();
     // The content editor's files, when the output has `/admin/`.
-    let editor = editor(root, &content, &settings, &bundle, session)?;
+    let editor = stages.time("editor", || {
+        editor(root, &content, &settings, &bundle, session)
+    })?;
     let written = stages.time("write", || {
         write(
             root,

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::configure::Resolved;
 use super::session::RendererKey;
-use super::settings::Resolved;
 use super::{Session, Stage};
 use crate::bundle::Bundle;
 use crate::content::{self, Content};
@@ -33,7 +33,7 @@ pub(super) fn render(
     staging: Option<&output::Staging>,
     session: &mut Session,
 ) -> Stage<Pages> {
-    let Made {
+    let RenderSetup {
         renderer,
         ssr,
         everything,
@@ -115,12 +115,12 @@ impl render::Sink for Sink<'_> {
 }
 
 /// The renderer of a build, and what decides which pages it renders again.
-pub(super) struct Made {
+pub(super) struct RenderSetup {
     pub(super) renderer: Arc<Renderer>,
     pub(super) ssr: Arc<ssr::Renderer>,
     pub(super) everything: blake3::Hash,
     pub(super) listing: blake3::Hash,
-    /// Made for this build (not kept from an earlier one).
+    /// RenderSetup for this build (not kept from an earlier one).
     pub(super) fresh: bool,
 }
 
@@ -134,7 +134,7 @@ pub(super) fn renderer(
     bundle: &Bundle,
     openings: &[crate::content::openings::Opening],
     session: &mut Session,
-) -> Stage<Made> {
+) -> Stage<RenderSetup> {
     let ssr = server_renderer(root, bundle, session)?;
     ssr.set_limit(content.config.timeouts.render_limit());
     let everything = render::everything_hash(root, content, &settings.render, bundle);
@@ -181,7 +181,7 @@ pub(super) fn renderer(
             return Err(diagnostics);
         }
     }
-    Ok(Made {
+    Ok(RenderSetup {
         renderer,
         ssr,
         everything,

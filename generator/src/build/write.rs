@@ -6,8 +6,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use super::configure::Resolved;
 use super::render::Pages;
-use super::settings::Resolved;
 use super::{Options, Session, Stage};
 use crate::bundle::Bundle;
 use crate::content::{self, Content};

@@ -5,7 +5,7 @@
 use std::io::IsTerminal;
 
 use site::diagnostics;
-use site::translations::{self, State};
+use site::translation_status::{self, State};
 
 use crate::cli::TranslationsArgs;
 
@@ -26,7 +26,7 @@ pub fn run(args: &TranslationsArgs) -> bool {
             eprintln!("error: `--all` marks every translation: name no file with it");
             return false;
         }
-        return match translations::mark_current(&args.root, files) {
+        return match translation_status::mark_current(&args.root, files) {
             Ok(changed) if changed.is_empty() => {
                 println!("Every translation named already records its source as it is.");
                 true
@@ -40,7 +40,7 @@ pub fn run(args: &TranslationsArgs) -> bool {
             Err(diags) => failed(diags),
         };
     }
-    match translations::list(&args.root) {
+    match translation_status::list(&args.root) {
         Ok(list) => {
             let stale = list
                 .iter()

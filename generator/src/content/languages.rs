@@ -251,7 +251,7 @@ pub fn check_code(text: &str) -> Result<String, String> {
 /// A page's language: one of the site's, by its place in `languages:`. The
 /// first is the default language, and so is `Lang::default()`: a page that
 /// names no language (`about.yaml`, a listing's page, the 404 page) is in it.
-/// This is the one place a page's language is defaulted.
+/// `Languages::of_file` is the one place a file's language is decided.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Lang(usize);
 

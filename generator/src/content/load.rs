@@ -14,7 +14,7 @@ use super::files::{files_after, is_page_file, page_files, read_text, Fingerprint
 use super::languages::Languages;
 use super::page::{self, Page, Reading};
 use super::site::SiteConfig;
-use super::translations::Translations;
+use super::translation_index::TranslationIndex;
 use super::{listings, publishing, routes, strings, yaml};
 use crate::diagnostics::{relative, Diagnostic};
 
@@ -35,7 +35,7 @@ pub struct Content {
     /// Per language but the default, the keys of its strings it lacks.
     pub missing_strings: std::collections::BTreeMap<String, Vec<String>>,
     /// Which pages translate which, made by the publish step.
-    pub translations: Arc<Translations>,
+    pub translations: Arc<TranslationIndex>,
     /// The translations older than their source.
     pub stale: Arc<super::staleness::Staleness>,
     /// The site's languages, made once as the pages were read.

@@ -27,7 +27,7 @@ pub mod site;
 pub mod staleness;
 pub mod strings;
 pub mod translatable;
-pub mod translations;
+pub mod translation_index;
 pub mod values;
 pub mod yaml;
 

@@ -17,7 +17,7 @@ use super::publishing::{
     slug, Clock, Collection, CollectionKind, Filter, ListingPlace, Moved, Redirect, Unpublished,
 };
 use super::strings::{fill, Strings};
-use super::translations::Translations;
+use super::translation_index::TranslationIndex;
 use crate::diagnostics::Diagnostic;
 
 /// A page the build holds back, and why.
@@ -179,7 +179,7 @@ pub fn publish(
         .pages
         .sort_by(|a, b| a.route.cmp(&b.route).then_with(|| a.source.cmp(&b.source)));
     content.listings = Arc::new(Listings::new(lists));
-    content.translations = Arc::new(Translations::new(&content.pages));
+    content.translations = Arc::new(TranslationIndex::new(&content.pages));
     let redirects = redirects(&content.pages, &content.config.redirects);
     Ok(Published { held, redirects })
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use base64::Engine;
 
 /// The host is a setting too: `site build --for <host>` overrides site.yaml's.
-pub use crate::content::site::Host;
+use crate::content::site::Host;
 use crate::content::site::{SiteConfig, Storage};
 use crate::content::yaml;
 use crate::diagnostics::Diagnostic;

@@ -1,7 +1,7 @@
 //! The editor's preview of a page as it has it, saved or not: `POST
 //! /__site/preview` takes the text a save would write and answers with the
 //! page that text makes, or the build's own errors. The rendering is the
-//! build's (`build/preview.rs`), done by whoever the route hands each
+//! build's (`build/draft.rs`), done by whoever the route hands each
 //! [`Draft`] to: `site serve`'s rebuild thread, between builds, with what the
 //! last build kept.
 

@@ -8,9 +8,10 @@ use std::path::{Path, PathBuf};
 
 use crate::bundle::Bundle;
 use crate::content::publishing::{CollectionKind, Filter, Moved};
-use crate::content::settings::Host;
+use crate::content::site::Host;
 use crate::content::Content;
 use crate::output::headers::Rule;
+use crate::output::hosts::HostOutput;
 use crate::output::{self, compress, sitemap, Error, Files, Source};
 
 /// A rendered page as the write stage takes it.

@@ -1,44 +1,66 @@
-//! Where the site is published, and what each host needs from the output. Every
-//! host answers a page at its address with the trailing slash (`/about/`) with
-//! 200; they differ in how they take headers and compression (docs/deploy.md).
+//! What each host the site is published on needs from the output: its
+//! configuration files, the headers it sends, its 404 page, the policies a page
+//! must carry itself. The host itself, and what it is as a setting, is
+//! `content::site::Host`; this is its output's side, as the trait
+//! [`HostOutput`], so a reader sees where each method comes from. Every host
+//! answers a page at its address with the trailing slash (`/about/`) with 200;
+//! they differ in how they take headers and compression (docs/deploy.md).
 
 use crate::content::publishing::Moved;
-use crate::content::settings::Host;
+use crate::content::site::Host;
 use crate::output::headers::{self, Rule};
 
-impl Host {
+/// What a host needs from the output, and how it answers.
+pub trait HostOutput {
     /// Whether a file of the output is the host's configuration, never served.
-    pub fn is_config_file(self, rel: &str) -> bool {
-        rel == "_headers" || rel == NGINX_CONF || rel.starts_with('.')
-    }
+    fn is_config_file(&self, rel: &str) -> bool;
+    /// The host's own configuration files in the output, from the site's rules.
+    fn config_files(
+        &self,
+        rules: &[Rule],
+        moved: &[Moved],
+        top: &[(String, bool)],
+        not_found: &[String],
+    ) -> Vec<(&'static str, String)>;
+    /// The headers the host will actually send, as rules.
+    fn served_rules(&self, rules: &[Rule]) -> Vec<Rule>;
+    /// The 404 page the host answers an address that is no file with.
+    fn not_found_page(&self, path: &str, pages: &[String], exists: impl Fn(&str) -> bool)
+        -> String;
+    /// What goes at the top of every page's `<head>`.
+    fn head_policies(&self, rules: &[Rule]) -> String;
+}
 
-    /// The Cache-Control the host sends when no rule of ours sets one.
-    fn default_cache_control(self) -> &'static str {
-        match self {
-            // Both revalidate every file on every request unless told otherwise.
-            Host::CloudflarePages | Host::Netlify | Host::Nginx => {
-                "public, max-age=0, must-revalidate"
-            }
-            Host::GithubPages => "max-age=600",
-        }
+/// The Cache-Control the host sends when no rule of ours sets one.
+fn default_cache_control(host: Host) -> &'static str {
+    match host {
+        // Both revalidate every file on every request unless told otherwise.
+        Host::CloudflarePages | Host::Netlify | Host::Nginx => "public, max-age=0, must-revalidate",
+        Host::GithubPages => "max-age=600",
+    }
+}
+
+impl HostOutput for Host {
+    fn is_config_file(&self, rel: &str) -> bool {
+        rel == "_headers" || rel == NGINX_CONF || rel.starts_with('.')
     }
 
     /// The host's own configuration files in the output, from the site's rules.
     /// `top`: the output's top-level files and folders (`true` for a folder).
     /// `not_found`: each language's 404 page (`/404.html`, `/de/404.html`).
-    pub fn config_files(
-        self,
+    fn config_files(
+        &self,
         rules: &[Rule],
         moved: &[Moved],
         top: &[(String, bool)],
         not_found: &[String],
     ) -> Vec<(&'static str, String)> {
-        match self {
+        match *self {
             Host::CloudflarePages => vec![("_headers", headers::render_detaching(rules))],
             Host::Netlify => vec![("_headers", headers::render_scoped(rules, top))],
             Host::Nginx => vec![(
                 NGINX_CONF,
-                nginx_conf(rules, self.default_cache_control(), not_found)
+                nginx_conf(rules, default_cache_control(*self), not_found)
                     + &super::redirects::nginx(moved),
             )],
             // Files under `_`-folders would be dropped by Jekyll; we publish as-is.
@@ -49,7 +71,7 @@ impl Host {
     /// The headers the host will actually send, as rules, for `site serve` to
     /// send the same: ours where the host takes them, and the host's default
     /// Cache-Control wherever none of ours sets one.
-    pub fn served_rules(self, rules: &[Rule]) -> Vec<Rule> {
+    fn served_rules(&self, rules: &[Rule]) -> Vec<Rule> {
         let mut served = if self.sends_custom_headers() {
             rules.to_vec()
         } else {
@@ -59,7 +81,7 @@ impl Host {
             pattern: headers::DEFAULT_PATTERN.into(),
             headers: vec![(
                 "Cache-Control".to_string(),
-                self.default_cache_control().to_string(),
+                default_cache_control(*self).to_string(),
             )],
         });
         served
@@ -72,14 +94,14 @@ impl Host {
     /// whose folder the address is in; GitHub Pages only ever its top-level one.
     /// `pages` are each language's 404 page; the answer is one of them, or a
     /// `404.html` of the output.
-    pub fn not_found_page(
-        self,
+    fn not_found_page(
+        &self,
         path: &str,
         pages: &[String],
         exists: impl Fn(&str) -> bool,
     ) -> String {
         const TOP: &str = "/404.html";
-        match self {
+        match *self {
             Host::CloudflarePages => {
                 // The address's own folder, then each above it.
                 let mut folder = &path[..path.rfind('/').map_or(0, |i| i + 1)];
@@ -103,7 +125,7 @@ impl Host {
 
     /// What goes at the top of every page's `<head>`: the policies a host without
     /// custom headers cannot send (nothing for the others).
-    pub fn head_policies(self, rules: &[Rule]) -> String {
+    fn head_policies(&self, rules: &[Rule]) -> String {
         if self.sends_custom_headers() {
             String::new()
         } else {

@@ -8,7 +8,7 @@
 
 use crate::content::canonical_url;
 use crate::content::publishing::Moved;
-use crate::content::settings::Host;
+use crate::content::site::Host;
 
 /// The files that carry the redirects for `host` (nginx's go into `_nginx.conf`,
 /// see [`nginx`]), and Netlify's rules for each language's 404 page

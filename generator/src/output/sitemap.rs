@@ -13,7 +13,7 @@ use crate::content::canonical_url;
 use crate::content::languages::Languages;
 use crate::content::listings::Listings;
 use crate::content::publishing::{CollectionKind, Filter};
-use crate::content::translations::{Member, Translations};
+use crate::content::translation_index::{Member, TranslationIndex};
 use crate::content::values::Date;
 use crate::content::Page;
 
@@ -61,7 +61,7 @@ pub fn sitemap(
     base_url: &str,
     pages: &[std::sync::Arc<Page>],
     listings: &Listings,
-    translations: &Translations,
+    translations: &TranslationIndex,
     languages: &Languages,
 ) -> Vec<(String, String)> {
     files(
@@ -88,7 +88,7 @@ pub fn urls(
     base_url: &str,
     pages: &[std::sync::Arc<Page>],
     listings: &Listings,
-    translations: &Translations,
+    translations: &TranslationIndex,
     languages: &Languages,
 ) -> Vec<Url> {
     // A collection's index changes with the newest article it lists, in each
@@ -382,7 +382,7 @@ mod tests {
                 BASE,
                 pages,
                 &Default::default(),
-                &Translations::new(pages),
+                &TranslationIndex::new(pages),
                 &languages,
             )
         };

@@ -1,18 +1,24 @@
 //! The one MiniJinja environment factory. Every function, filter and global a
 //! template can use is registered here, so this file is the templates' whole
-//! vocabulary:
+//! vocabulary (a test holds this table to the names registered below; `page`
+//! and `now` are each render's context, `render/mod.rs`):
 //!
 //! | name | kind | what it gives |
 //! |---|---|---|
+//! | `page` | context | the page being rendered: its route, language, fields and blocks |
+//! | `now` | context | the render's time in UTC, `2026-12-03T09:30:00Z`, to compare with an event's `end` |
 //! | `site` | global | `content/site.yaml` |
 //! | `base_url`, `year` | globals | the public address; the copyright year |
-//! | `now` | global | the build's time in UTC, `2026-12-03T09:30:00Z`, to compare with an event's `end` |
 //! | `pages` | global | every page's `route`, `title`, `date` |
 //! | `pages_in(section)` | function | a section's pages, newest first |
 //! | `listing(collection, by=…, value=…)` | function | page 1 of a collection's listing in the page's language (else the default's): `items`, `links`, `prev`, `next`, `index`, `name` |
 //! | `listing_at(route)` | function | the listing page at an address, or `none` |
 //! | `facets(collection, by)` | function | a collection's categories, offices or teams in the page's language: `name`, `url`, `count` |
 //! | `facet_url(collection, by, value)` | function | `/insights/category/cloud/`, `/de/insights/category/strategie/` |
+//! | `articles(collection)` | function | a collection's articles in the listing the page's language shows, newest first |
+//! | `featured_article(collection)` | function | the article that listing leads with: the newest marked `featured`, else the newest |
+//! | `article_neighbours(route)` | function | the newer and older articles beside an article, in its language |
+//! | `opening(translation_key)` | function | a job posting's opening (`content::openings`): until when it takes applications, and from which countries; the application form's props |
 //! | `nav_active(route)` | function | the navigation link a route belongs to |
 //! | `island(name, props, hydrate=…)` | function | an island's server HTML and marker |
 //! | `island_scripts()` | function | the runtime and preloads the page's islands need |
@@ -46,11 +52,11 @@ use super::assets::{asset_url, organization_jsonld};
 use super::icons::Icons;
 use super::images::{Images, SocialCards, WorldMaps};
 use super::islands::Islands;
-use super::languages::{self, Translations};
+use super::languages::{self, SiteLanguages};
 use super::pages::{self, Listed, PageList};
 use super::ssr;
 use super::text;
-use super::Settings;
+use super::BuildValues;
 use crate::bundle::Bundle;
 use crate::content::references::Places;
 use crate::content::Content;
@@ -59,7 +65,7 @@ use crate::content::Content;
 pub struct Inputs<'a> {
     pub root: &'a Path,
     pub content: &'a Content,
-    pub settings: &'a Settings,
+    pub settings: &'a BuildValues,
     pub bundle: Arc<Bundle>,
     pub ssr: Arc<ssr::Renderer>,
     /// Where lucide's icons are (`node_modules`), when the site has packages.
@@ -72,7 +78,7 @@ pub struct Inputs<'a> {
     pub openings: &'a [crate::content::openings::Opening],
 }
 
-pub fn environment(inputs: Inputs, translations: Arc<Translations>) -> Environment<'static> {
+pub fn environment(inputs: Inputs, translations: Arc<SiteLanguages>) -> Environment<'static> {
     let Inputs {
         root,
         content,
@@ -377,5 +383,48 @@ fn html_formatter(
             out.write_str(&text[last..]).map_err(minijinja::Error::from)
         }
         _ => minijinja::escape_formatter(out, state, value),
+    }
+}
+
+#[cfg(test)]
+mod vocabulary {
+    use std::collections::BTreeSet;
+
+    /// The names the table at the top of this file lists, but the render's context.
+    fn documented(source: &str) -> BTreeSet<String> {
+        let name = regex::Regex::new(r"`([a-z_]+)").expect("a pattern");
+        source
+            .lines()
+            .filter_map(|l| l.strip_prefix("//! | `"))
+            .filter(|row| !row.contains("| context |"))
+            .flat_map(|row| {
+                let first = row.split(" | ").next().unwrap_or("").to_string();
+                name.captures_iter(&format!("`{first}"))
+                    .map(|c| c[1].to_string())
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    /// The names this file registers as functions, filters and globals.
+    fn registered(source: &str) -> BTreeSet<String> {
+        let call = regex::Regex::new(r#"add_(?:function|filter|global)\(\s*"([a-z_]+)""#)
+            .expect("a pattern");
+        call.captures_iter(source)
+            .map(|c| c[1].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn the_table_at_the_top_names_every_registered_name_and_no_other() {
+        let source = include_str!("environment.rs");
+        let (documented, registered) = (documented(source), registered(source));
+        assert!(registered.len() > 20, "{registered:?}");
+        let missing: Vec<_> = registered.difference(&documented).collect();
+        let stale: Vec<_> = documented.difference(&registered).collect();
+        assert!(
+            missing.is_empty() && stale.is_empty(),
+            "not in the table: {missing:?}; in the table but not registered: {stale:?}"
+        );
     }
 }

@@ -13,16 +13,16 @@ use serde::Serialize;
 
 use crate::content::languages::{Direction, Lang, Languages};
 use crate::content::strings::{fill, Strings, LABELS};
-use crate::content::{canonical_url, translations, Content, Page};
+use crate::content::{canonical_url, translation_index, Content, Page};
 
 /// What pages know of the site's languages, made once per renderer: each
 /// language's view, the words of each, and the translations index the publish
 /// step made.
 #[derive(Debug)]
-pub struct Translations {
+pub struct SiteLanguages {
     pub languages: Languages,
     /// Which pages translate which (`content.translations`).
-    index: Arc<translations::Translations>,
+    index: Arc<translation_index::TranslationIndex>,
     base_url: String,
     strings: Strings,
     /// Each language's view and month names' locale, by `Lang`, found once: every
@@ -82,9 +82,9 @@ pub struct PageLanguages<'a> {
     pub switcher: Vec<Switch>,
 }
 
-impl Translations {
-    pub fn new(content: &Content, base_url: &str) -> Translations {
-        let mut translations = Translations {
+impl SiteLanguages {
+    pub fn new(content: &Content, base_url: &str) -> SiteLanguages {
+        let mut translations = SiteLanguages {
             languages: content.languages().clone(),
             index: content.translations.clone(),
             base_url: base_url.to_string(),
@@ -301,7 +301,7 @@ fn dir(direction: Direction) -> &'static str {
 
 /// The code of the language of the page being rendered (`page.lang`, which
 /// the render stage gives every page).
-pub fn page_language(translations: &Translations, state: &State) -> String {
+pub fn page_language(translations: &SiteLanguages, state: &State) -> String {
     let code = state
         .lookup("page")
         .and_then(|p| p.get_attr("lang").ok())
@@ -311,7 +311,7 @@ pub fn page_language(translations: &Translations, state: &State) -> String {
 }
 
 /// The language of the page being rendered.
-pub fn page_lang(translations: &Translations, state: &State) -> Lang {
+pub fn page_lang(translations: &SiteLanguages, state: &State) -> Lang {
     translations
         .languages
         .lang(&page_language(translations, state))
@@ -320,7 +320,7 @@ pub fn page_lang(translations: &Translations, state: &State) -> Lang {
 /// `t(key, name=value, …)`: the page's language's words for `key`; `default=`
 /// when neither it nor the default language has them.
 pub fn t(
-    translations: &Arc<Translations>,
+    translations: &Arc<SiteLanguages>,
     state: &State,
     key: &str,
     kwargs: Kwargs,
@@ -377,13 +377,13 @@ pub fn t(
 }
 
 /// `label(text)`: a label of site.yaml in the page's language.
-pub fn label(translations: &Arc<Translations>, state: &State, text: &str) -> String {
+pub fn label(translations: &Arc<SiteLanguages>, state: &State, text: &str) -> String {
     translations.label(&page_language(translations, state), text)
 }
 
 /// `localized_link`: a link of site.yaml (`label`, `href`) in the page's language.
 pub fn localized_link(
-    translations: &Arc<Translations>,
+    translations: &Arc<SiteLanguages>,
     state: &State,
     link: Value,
 ) -> Result<Value, Error> {
@@ -399,18 +399,18 @@ pub fn localized_link(
 }
 
 /// `localize(href)`: an address of site.yaml, to the page's language's version.
-pub fn localize(translations: &Arc<Translations>, state: &State, href: &str) -> String {
+pub fn localize(translations: &Arc<SiteLanguages>, state: &State, href: &str) -> String {
     translations.localize(&page_language(translations, state), href)
 }
 
 /// `words(section)`: every text of a section in the page's language, for an island.
-pub fn words(translations: &Arc<Translations>, state: &State, section: &str) -> Value {
+pub fn words(translations: &Arc<SiteLanguages>, state: &State, section: &str) -> Value {
     let code = page_language(translations, state);
     Value::from(translations.section(&code, section))
 }
 
 /// `date_long`: a date as the page's language writes it.
-pub fn date_long(translations: &Arc<Translations>, state: &State, value: &str) -> String {
+pub fn date_long(translations: &Arc<SiteLanguages>, state: &State, value: &str) -> String {
     let lang = translations
         .languages
         .lang(&page_language(translations, state));

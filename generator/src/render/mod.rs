@@ -122,9 +122,10 @@ pub struct Special {
     pub files: Vec<(String, PathBuf)>,
 }
 
-/// Settings that vary between builds of the same content.
+/// The values that vary between builds of the same content (from the build's
+/// settings): what every page's render reads besides the content.
 #[derive(Debug, Clone, Hash)]
-pub struct Settings {
+pub struct BuildValues {
     pub base_url: String,
     pub year: i32,
     /// Markup placed first in every `<head>` (the host's `<meta>` policies).
@@ -172,7 +173,7 @@ pub struct Renderer {
     templates: PathBuf,
     base_url: String,
     head: String,
-    translations: Arc<languages::Translations>,
+    translations: Arc<languages::SiteLanguages>,
     /// The site's time zone, for `now`: each render reads the clock, so a
     /// renderer kept across builds never tells an old time.
     timezone: crate::content::publishing::TimeZone,
@@ -211,7 +212,7 @@ struct StaleNotice<'a> {
 pub fn everything_hash(
     root: &Path,
     content: &Content,
-    settings: &Settings,
+    settings: &BuildValues,
     bundle: &Bundle,
 ) -> blake3::Hash {
     let mut h = blake3::Hasher::new();
@@ -336,7 +337,7 @@ impl Renderer {
         let templates = inputs.root.join("templates");
         let base_url = inputs.settings.base_url.clone();
         let head = inputs.settings.head.clone();
-        let translations = Arc::new(languages::Translations::new(inputs.content, &base_url));
+        let translations = Arc::new(languages::SiteLanguages::new(inputs.content, &base_url));
         let timezone = inputs.content.config.timezone.clone();
         let stale = inputs.content.stale.clone();
         Renderer {

@@ -17,8 +17,9 @@ use axum::response::{IntoResponse, Response};
 
 use crate::conditional::etag_matches;
 use crate::content::publishing::Moved;
-use crate::content::settings::Host;
+use crate::content::site::Host;
 use crate::output::headers::{self, Rule};
+use crate::output::hosts::HostOutput;
 use crate::serve::live;
 
 /// Compressed bodies by (ETag, encoding), so each version is compressed once.

@@ -449,7 +449,7 @@ async fn parts_route(
 
 /// Answers the editor with the page of its draft, or the build's own errors.
 fn preview(options: &build::Options, session: &mut Session, draft: Draft) {
-    let answer = build::preview(options, session, &draft.file, &draft.text)
+    let answer = build::render_draft(options, session, &draft.file, &draft.text)
         .map_err(|diags| diagnostics::render_each(&diags, false));
     let _ = draft.reply.send(answer);
 }

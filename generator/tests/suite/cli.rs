@@ -16,7 +16,14 @@ fn build_prints_a_summary_and_exits_zero() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.starts_with("Built 6 pages, "), "{stdout}");
     assert!(stdout.contains("(cloudflare-pages)"), "{stdout}");
-    for stage in ["load + bundle", "settings", "render", "weigh", "write"] {
+    for stage in [
+        "load + bundle",
+        "configure",
+        "render",
+        "budgets",
+        "editor",
+        "write",
+    ] {
         assert!(
             stdout.contains(&format!("  {stage}: ")),
             "{stage}: {stdout}"

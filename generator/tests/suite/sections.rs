@@ -7,7 +7,7 @@
 //! page, and each host's rules serve it under the language's folder.
 
 use crate::common::Site;
-use site::content::settings::Host;
+use site::content::site::Host;
 
 const ARTICLE: &str = r#"{% extends "base.html" %}
 {% block content %}{% set around = article_neighbours(page.route) %}{% if around.older %}<a rel="prev" href="{{ around.older.route }}">{{ around.older.title }}</a>{% endif %}{% if around.newer %}<a rel="next" href="{{ around.newer.route }}">{{ around.newer.title }}</a>{% endif %}

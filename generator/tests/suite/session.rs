@@ -325,13 +325,13 @@ fn a_preview_renders_the_text_as_the_editor_has_it_and_changes_nothing() {
     let text = site
         .read(file)
         .replace("title: First news", "title: Draft news");
-    let preview = site::build::preview(&site.options(), &mut session, file, &text).unwrap();
+    let preview = site::build::render_draft(&site.options(), &mut session, file, &text).unwrap();
     assert_eq!(preview.route, "/news/first/");
     assert!(preview.html.contains("Draft news"));
     // A page not saved yet has its preview too.
     let new =
         "---\ntitle: Third news\ndescription: The third item.\ndate: 2026-01-20\n---\nThe third.\n";
-    let third = site::build::preview(
+    let third = site::build::render_draft(
         &site.options(),
         &mut session,
         "content/pages/news/third.md",
@@ -341,7 +341,8 @@ fn a_preview_renders_the_text_as_the_editor_has_it_and_changes_nothing() {
     assert!(third.html.contains("The third."));
     // A draft the build refuses gives the build's own error, at its line.
     let broken = text.replace("date: 2026-01-10", "date: 2026-13-10");
-    let errors = site::build::preview(&site.options(), &mut session, file, &broken).unwrap_err();
+    let errors =
+        site::build::render_draft(&site.options(), &mut session, file, &broken).unwrap_err();
     assert!(
         errors
             .iter()

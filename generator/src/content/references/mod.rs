@@ -1,14 +1,14 @@
 //! The references pass: the icons, pictures, layouts and pages that content names
 //! exist (`targets.rs`), every redirect leads somewhere in one hop
 //! (`redirects.rs`), and translations translate a page of the default language
-//! (`translations.rs`). It runs once every page is loaded, since a link may lead
+//! (`translation_links.rs`). It runs once every page is loaded, since a link may lead
 //! to any page, and reports each problem at the content file's line and field,
 //! where the editor wrote it. A link to no page is a warning; the rest are errors.
 
 mod hints;
 mod redirects;
 mod targets;
-mod translations;
+mod translation_links;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

@@ -1,15 +1,17 @@
-//! The build's settings: `site.yaml`, the environment and the command line
+//! The configure stage: the build's settings (`site.yaml`, the environment and the command line)
 //! resolved once, and what the later stages take from them (the host, its
 //! header rules, what every page's render reads).
 
 use std::path::Path;
 
 use super::{Options, Stage};
-use crate::content::settings::{self, Host, Overrides};
+use crate::content::settings::{self, Overrides};
+use crate::content::site::Host;
 use crate::content::Content;
 use crate::diagnostics::Diagnostic;
 use crate::output::headers::{self, Rule};
-use crate::render::Settings;
+use crate::output::hosts::HostOutput;
+use crate::render::BuildValues;
 
 /// The build's settings (site.yaml, the environment, the command line); a
 /// production build that lacks what the live site needs stops here.
@@ -36,7 +38,7 @@ pub(super) fn resolve(
             crate::editor::content_security_policy(&content.config.admin, options.serving)
         }),
     });
-    let render = Settings {
+    let render = BuildValues {
         base_url: resolved.base_url.clone(),
         year: build_year(),
         head: resolved.host.head_policies(&rules),
@@ -60,7 +62,7 @@ pub(super) struct Resolved {
     pub(super) host: Host,
     pub(super) production: bool,
     pub(super) rules: Vec<Rule>,
-    pub(super) render: Settings,
+    pub(super) render: BuildValues,
 }
 
 /// The year for the copyright line: from `SOURCE_DATE_EPOCH` when set (reproducible

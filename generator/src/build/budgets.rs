@@ -1,4 +1,5 @@
-//! The weigh stage: each page's weight, measured as it was rendered, against
+//! The budgets stage: each page's weight, measured as it was rendered (by the
+//! render's sink: this stage measures nothing), judged against
 //! the budgets of `site.yaml`.
 
 use std::sync::Arc;
@@ -10,7 +11,7 @@ use crate::output::weight::{self, Weight};
 use crate::render::Rendered;
 
 /// Each page's weight, and the warnings of the build so far with the budgets'.
-pub(super) struct Weighed {
+pub(super) struct Judged {
     pub(super) weights: Vec<(String, Weight)>,
     pub(super) warnings: Vec<Diagnostic>,
 }
@@ -18,14 +19,14 @@ pub(super) struct Weighed {
 /// Each page's weight (measured as it was rendered), checked against the budgets
 /// of `site.yaml`: over budget is a warning, or an error under `--strict-budgets`
 /// (before the new output replaces the old).
-pub(super) fn weigh(
+pub(super) fn budgets(
     content: &Content,
     pages: &[Arc<Rendered<Option<Weight>>>],
     options: &Options,
     mut warnings: Vec<Diagnostic>,
-) -> Stage<Weighed> {
+) -> Stage<Judged> {
     let Some(budgets) = &content.config.budgets else {
-        return Ok(Weighed {
+        return Ok(Judged {
             weights: Vec::new(),
             warnings,
         });
@@ -64,5 +65,5 @@ pub(super) fn weigh(
         over.into_iter()
             .map(|m| Diagnostic::new("content/site.yaml", format!("budgets: {m}")).as_warning()),
     );
-    Ok(Weighed { weights, warnings })
+    Ok(Judged { weights, warnings })
 }

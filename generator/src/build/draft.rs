@@ -1,4 +1,4 @@
-//! The editor's preview of unsaved text: one page rendered as it would be with
+//! A draft rendered for the editor's preview: one page as it would be with
 //! the editor's text in it, against what the last build of `site serve` kept.
 //! What a preview is ([`Preview`]) and which files have one are the editor's
 //! (`editor/preview.rs`), whose route hands the drafts to the rebuild thread.
@@ -14,7 +14,7 @@ use crate::render;
 /// `content/pages/`) as it would be with `text` in it, saved or not, against the
 /// last build of `session` (`site serve`'s): its problems are those the build
 /// would report. Nothing is written and nothing the session keeps changes.
-pub fn preview(
+pub fn render_draft(
     options: &Options,
     session: &mut Session,
     file: &str,

@@ -23,7 +23,7 @@ pub struct Member {
 
 /// The pages of each translation key that has a translation.
 #[derive(Debug, Default)]
-pub struct Translations {
+pub struct TranslationIndex {
     /// By translation key: the group's pages in the order of `languages:`, two
     /// of one language (a mistake the references stage reports) in the order of
     /// their addresses.
@@ -32,9 +32,9 @@ pub struct Translations {
     keys: HashMap<String, String>,
 }
 
-impl Translations {
+impl TranslationIndex {
     /// The index of `pages`, which are sorted by address.
-    pub fn new(pages: &[Arc<Page>]) -> Translations {
+    pub fn new(pages: &[Arc<Page>]) -> TranslationIndex {
         let member = |page: &Page| Member {
             lang: page.lang,
             route: page.route.clone(),
@@ -50,7 +50,7 @@ impl Translations {
             keys.insert(page.route.clone(), page.translation_key().to_string());
         }
         if groups.is_empty() {
-            return Translations::default();
+            return TranslationIndex::default();
         }
         for page in pages.iter().filter(|p| p.lang.is_default()) {
             if let Some(members) = groups.get_mut(page.translation_key()) {
@@ -61,7 +61,7 @@ impl Translations {
         for members in groups.values_mut() {
             members.sort_by_key(|m| m.lang);
         }
-        Translations { groups, keys }
+        TranslationIndex { groups, keys }
     }
 
     /// The pages of `key`'s group, the page of that address among them; empty
@@ -114,7 +114,7 @@ mod tests {
             page("/", Lang::default(), "/"),
             page("/about/", Lang::default(), "/about/"),
         ];
-        let index = Translations::new(&pages);
+        let index = TranslationIndex::new(&pages);
         assert_eq!(index.groups().count(), 0);
         assert!(index.group("/about/").is_empty());
     }
@@ -136,7 +136,7 @@ mod tests {
             page("/contact/", Lang::default(), "/contact/"),
             page("/de/uber-uns/", de, "/about/"),
         ];
-        let index = Translations::new(&pages);
+        let index = TranslationIndex::new(&pages);
         let routes: Vec<&str> = index
             .group("/about/")
             .iter()
