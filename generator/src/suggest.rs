@@ -2,13 +2,18 @@
 //! fields, block types, icons, islands and layouts.
 
 /// The known name closest to `word`, if it is close enough to be the one meant:
-/// at most one edit for short words, up to a third of the word for long ones
-/// (a swapped pair of letters counts as one edit). The first of equals wins.
+/// at most one edit between short words, up to a third of the longer of the two
+/// for long ones, three at most (a swapped pair of letters counts as one edit),
+/// so a word cut short (`tagln`) still finds its name (`tagline`). The first of
+/// equals wins.
 pub fn nearest<'a>(word: &str, names: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let names: Vec<&'a str> = names.into_iter().collect();
     let place = Index::new(names.iter().copied()).nearest_entry(word)?.place;
     Some(names[place])
 }
+
+/// The most edits a suggestion may be away, however long the words.
+const MOST_EDITS: usize = 3;
 
 /// A list of names, ready for lookups: a long one (every page's address, every
 /// file under `public/`) is indexed once for many. Each name is lower-cased,
@@ -78,16 +83,18 @@ impl Index {
     fn nearest_entry(&self, word: &str) -> Option<&Entry> {
         let word = word.to_lowercase();
         let length = word.chars().count();
-        let allowed = (length / 3).clamp(1, 3);
+        // The edits allowed between `word` and a name of `other` characters.
+        let allowed = |other: usize| (length.max(other) / 3).clamp(1, MOST_EDITS);
         let counts = Counts::of(&word);
         self.by_length
-            .range(length.saturating_sub(allowed)..=length + allowed)
-            .flat_map(|(_, names)| names)
-            .filter(|e| e.counts.distance_at_least(&counts) <= allowed)
-            .map(|e| (strsim::osa_distance(&word, &e.lower), e))
-            .filter(|(distance, _)| *distance <= allowed)
-            .min_by_key(|(distance, e)| (*distance, e.place))
-            .map(|(_, e)| e)
+            .range(length.saturating_sub(MOST_EDITS)..=length + MOST_EDITS)
+            .filter(|(other, _)| other.abs_diff(length) <= allowed(**other))
+            .flat_map(|(other, names)| names.iter().map(move |e| (allowed(*other), e)))
+            .filter(|(allowed, e)| e.counts.distance_at_least(&counts) <= *allowed)
+            .map(|(allowed, e)| (strsim::osa_distance(&word, &e.lower), allowed, e))
+            .filter(|(distance, allowed, _)| distance <= allowed)
+            .min_by_key(|(distance, _, e)| (*distance, e.place))
+            .map(|(_, _, e)| e)
     }
 
     pub fn nearest(&self, word: &str) -> Option<&str> {
@@ -125,6 +132,11 @@ mod tests {
             "; did you mean `title`?"
         );
         assert_eq!(did_you_mean("zzz", ["title"]), "");
+        // A word cut short is measured against the name it may mean.
+        let site = ["name", "base_url", "tagline", "description", "timezone"];
+        assert_eq!(nearest("tagln", site), Some("tagline"));
+        assert_eq!(nearest("descr", site), None, "too far from `description`");
+        assert_eq!(nearest("zone", site), None);
     }
 
     #[test]
