@@ -7,6 +7,7 @@ import {
   checkAttachment,
   EMPTY_FIELDS,
   fieldsFromForm,
+  isRequired,
   toastMessages,
   SEND_DELAY_MS,
   subjectFromQuery,
@@ -200,11 +201,11 @@ export default function ContactForm({ storage, messages, words, toastWords, priv
   return (
     <form ref={form} className="contact-form" noValidate onSubmit={onSubmit} aria-label={words.label}>
       <div className="form-grid">
-        <Field id="contact-name" label={words.name} required error={errors.name}>
-          <input id="contact-name" name="name" type="text" autoComplete="name" required value={fields.name} onChange={set("name")} aria-invalid={!!errors.name} aria-describedby={describedBy("contact-name", "name")} />
+        <Field id="contact-name" label={words.name} required={isRequired("name")} error={errors.name}>
+          <input id="contact-name" name="name" type="text" autoComplete="name" required={isRequired("name")} value={fields.name} onChange={set("name")} aria-invalid={!!errors.name} aria-describedby={describedBy("contact-name", "name")} />
         </Field>
-        <Field id="contact-email" label={words.email} required error={errors.email}>
-          <input id="contact-email" name="email" type="email" autoComplete="email" required value={fields.email} onChange={set("email")} aria-invalid={!!errors.email} aria-describedby={describedBy("contact-email", "email")} />
+        <Field id="contact-email" label={words.email} required={isRequired("email")} error={errors.email}>
+          <input id="contact-email" name="email" type="email" autoComplete="email" required={isRequired("email")} value={fields.email} onChange={set("email")} aria-invalid={!!errors.email} aria-describedby={describedBy("contact-email", "email")} />
         </Field>
         <Field id="contact-phone" label={words.phone} error={errors.phone}>
           <input id="contact-phone" name="phone" type="tel" autoComplete="tel" value={fields.phone} onChange={set("phone")} aria-invalid={!!errors.phone} aria-describedby={describedBy("contact-phone", "phone")} />
@@ -213,11 +214,11 @@ export default function ContactForm({ storage, messages, words, toastWords, priv
           <input id="contact-company" name="company" type="text" autoComplete="organization" value={fields.company} onChange={set("company")} aria-invalid={!!errors.company} aria-describedby={describedBy("contact-company", "company")} />
         </Field>
       </div>
-      <Field id="contact-subject" label={words.subject} required error={errors.subject}>
-        <input id="contact-subject" name="subject" type="text" required value={fields.subject} onChange={set("subject")} aria-invalid={!!errors.subject} aria-describedby={describedBy("contact-subject", "subject")} />
+      <Field id="contact-subject" label={words.subject} required={isRequired("subject")} error={errors.subject}>
+        <input id="contact-subject" name="subject" type="text" required={isRequired("subject")} value={fields.subject} onChange={set("subject")} aria-invalid={!!errors.subject} aria-describedby={describedBy("contact-subject", "subject")} />
       </Field>
-      <Field id="contact-message" label={words.message} required error={errors.message}>
-        <textarea id="contact-message" name="message" rows={6} required value={fields.message} onChange={set("message")} aria-invalid={!!errors.message} aria-describedby={describedBy("contact-message", "message")} />
+      <Field id="contact-message" label={words.message} required={isRequired("message")} error={errors.message}>
+        <textarea id="contact-message" name="message" rows={6} required={isRequired("message")} value={fields.message} onChange={set("message")} aria-invalid={!!errors.message} aria-describedby={describedBy("contact-message", "message")} />
       </Field>
       <Field id="contact-attachment" label={words.attachment}>
         <input ref={fileInput} id="contact-attachment" name="attachment" type="file" accept="image/jpeg,image/png,image/gif" onChange={onFile} />
@@ -241,7 +242,7 @@ export default function ContactForm({ storage, messages, words, toastWords, priv
         </div>
       )}
       <div className={errors.agree ? "field field--check field--invalid" : "field field--check"}>
-        <input id="contact-agree" name="agree" type="checkbox" required checked={fields.agree} onChange={set("agree")} aria-invalid={!!errors.agree} aria-describedby={errors.agree ? "contact-agree-error" : undefined} />
+        <input id="contact-agree" name="agree" type="checkbox" required={isRequired("agree")} checked={fields.agree} onChange={set("agree")} aria-invalid={!!errors.agree} aria-describedby={errors.agree ? "contact-agree-error" : undefined} />
         <label htmlFor="contact-agree">
           {words.agree_before}
           <a href={privacyHref}>{words.privacy_policy}</a>

@@ -15,6 +15,7 @@ import {
   storageEndpoint,
   storageKey,
   subjectFromQuery,
+  isRequired,
   validate as validateIn,
   type Fields,
 } from "./contact.ts";
@@ -177,4 +178,11 @@ test("the fields are read from the form as the visitor left them before hydratio
   );
   assert.deepEqual(fieldsFromForm(() => null), EMPTY_FIELDS);
   assert.equal(fieldsFromForm(() => ({ value: "on", type: "checkbox", checked: false })).agree, false);
+});
+
+test("the fields the form requires are the ones the table requires, and no others", () => {
+  assert.deepEqual(
+    (["name", "email", "phone", "company", "subject", "message", "agree"] as const).filter(isRequired),
+    ["name", "email", "subject", "message", "agree"],
+  );
 });

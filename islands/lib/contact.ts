@@ -79,27 +79,42 @@ export const MAX_LENGTH = { name, email, phone, company, subject, message } as c
 /** Characters as PostgreSQL counts them: code points, not UTF-16 units. */
 export const characters = (s: string) => Array.from(s).length;
 
+/** The column of the table each field of the form fills. */
+const COLUMN: Record<keyof Fields, string> = {
+  name: "name",
+  email: "email",
+  phone: "phone",
+  company: "company",
+  subject: "subject",
+  message: "message",
+  agree: "privacy",
+};
+
+/** Whether the table requires the field: its rules, not a list of its own (generator/src/forms/contact.rs). */
+export const isRequired = (key: keyof Fields) => (CONTACT_MESSAGES.required as readonly string[]).includes(COLUMN[key]);
+
+const TEXT_FIELDS = ["name", "email", "phone", "company", "subject", "message"] as const;
+
 /**
  * What is missing or wrong, field by field, in the words of the page's
  * language (`locale` writes the numbers); empty when the form can be sent.
+ * A required field is one the table requires; the privacy policy must be
+ * accepted, as the table's check says.
  */
 export function validate(fields: Fields, words: Words, locale = "en"): FieldErrors {
   const errors: FieldErrors = {};
-  const long = (key: keyof typeof MAX_LENGTH) => characters(fields[key].trim()) > MAX_LENGTH[key];
-  const tooLong = (key: keyof typeof MAX_LENGTH) =>
-    (words.too_long ?? "")
-      .replaceAll("{field}", words[`field_${key}`] ?? key)
-      .replaceAll("{max}", MAX_LENGTH[key].toLocaleString(locale));
-  if (!fields.name.trim()) errors.name = words.required_name;
-  else if (long("name")) errors.name = tooLong("name");
-  if (!fields.email.trim()) errors.email = words.required_email;
-  else if (long("email") || !EMAIL.test(fields.email.trim())) errors.email = words.invalid_email;
-  if (long("phone")) errors.phone = tooLong("phone");
-  if (long("company")) errors.company = tooLong("company");
-  if (!fields.subject.trim()) errors.subject = words.required_subject;
-  else if (long("subject")) errors.subject = tooLong("subject");
-  if (!fields.message.trim()) errors.message = words.required_message;
-  else if (long("message")) errors.message = tooLong("message");
+  for (const key of TEXT_FIELDS) {
+    const value = fields[key].trim();
+    if (!value) {
+      if (isRequired(key)) errors[key] = words[`required_${key}`];
+    } else if (key === "email" && (characters(value) > MAX_LENGTH.email || !EMAIL.test(value))) {
+      errors.email = words.invalid_email;
+    } else if (characters(value) > MAX_LENGTH[key]) {
+      errors[key] = (words.too_long ?? "")
+        .replaceAll("{field}", words[`field_${key}`] ?? key)
+        .replaceAll("{max}", MAX_LENGTH[key].toLocaleString(locale));
+    }
+  }
   if (!fields.agree) errors.agree = words.required_agree;
   return errors;
 }
