@@ -29,16 +29,19 @@ use crate::suggest;
 /// passes for the worst file; real files need one or two.
 const MAX_PASSES: usize = 64;
 
-/// Required fields, as (struct name, its field list's address, field): which
-/// fields a struct cannot do without is a fact about its type.
-static REQUIRED: Mutex<BTreeSet<(&'static str, usize, &'static str)>> = Mutex::new(BTreeSet::new());
+/// Required fields, learned as files are read, as (type, field): which fields a
+/// struct cannot do without is a fact about its type, the same for every file,
+/// so it is kept for the process. The type is named by its serde visitor's type
+/// name (`std::any::type_name`), which is unique to the struct, where serde's
+/// struct name alone is not (two structs may share a name).
+static REQUIRED: Mutex<BTreeSet<(&'static str, &'static str)>> = Mutex::new(BTreeSet::new());
 
-fn required(name: &'static str, fields: &'static [&'static str]) -> Vec<&'static str> {
+fn required(ty: &'static str, fields: &'static [&'static str]) -> Vec<&'static str> {
     let known = REQUIRED.lock().unwrap_or_else(PoisonError::into_inner);
     fields
         .iter()
         .copied()
-        .filter(|f| known.contains(&(name, fields.as_ptr() as usize, *f)))
+        .filter(|f| known.contains(&(ty, *f)))
         .collect()
 }
 
@@ -196,6 +199,7 @@ impl<'a, 's> NodeDe<'a, 's> {
         &'p self,
         entries: &'a [(Key, Node)],
         name: &'static str,
+        ty: &'static str,
         fields: &'static [&'static str],
     ) -> MapDe<'a, 's, 'p> {
         let mut kept = Vec::with_capacity(entries.len());
@@ -228,7 +232,7 @@ impl<'a, 's> NodeDe<'a, 's> {
             ));
         }
         let mut absent = Vec::new();
-        for field in required(name, fields) {
+        for field in required(ty, fields) {
             if !entries.iter().any(|(k, _)| k.name == field) {
                 absent.push(field);
             }
@@ -495,7 +499,7 @@ impl<'de, 's> de::Deserializer<'de> for NodeDe<'de, 's> {
     ) -> Result<V::Value, Error> {
         let r = match &self.node.kind {
             Kind::Map(entries) => {
-                let map = self.struct_map(entries, name, fields);
+                let map = self.struct_map(entries, name, std::any::type_name::<V>(), fields);
                 visitor.visit_map(map)
             }
             _ => {
@@ -521,7 +525,7 @@ impl<'de, 's> de::Deserializer<'de> for NodeDe<'de, 's> {
         };
         if let Err(e) = &r {
             if let (Some(field), None) = (e.missing, e.span) {
-                let key = (name, fields.as_ptr() as usize, field);
+                let key = (std::any::type_name::<V>(), field);
                 let mut known = REQUIRED.lock().unwrap_or_else(PoisonError::into_inner);
                 if known.insert(key) {
                     self.state.learned.set(true);
