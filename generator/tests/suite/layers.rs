@@ -1,6 +1,8 @@
 //! The house keeps its shape: every `crate::`, `super::` and `self::` path of the
 //! library is read, and a module that imports one above it, or beside it on its
-//! layer, fails the test with the file, the line and both modules. The layers are
+//! layer, fails the test with the file, the line and both modules; so does one
+//! that imports a room its row's "what it may use" does not name, unless that
+//! says "everything below". The layers are
 //! the table of docs/architecture.md ("The house"), the one place they are listed:
 //! the rooms of `generator/src` and, for a folder with a table of its own, the
 //! rooms inside it. In a folder without one, no two rooms may import each other,
@@ -61,8 +63,14 @@ impl Tree {
 /// The layers a table lists, by room: (folder, room) → layer.
 type Layers = BTreeMap<(ModPath, String), u32>;
 
+/// What each room's row says it may use: (folder, room) → the rooms of its
+/// folder it may import (those it names, and the shared leaves when it names
+/// "the leaves"), and those it names by name, each of which it must use; no
+/// entry for "everything below" or a row that says nothing of it.
+type Uses = BTreeMap<(ModPath, String), (BTreeSet<String>, BTreeSet<String>)>;
+
 /// What the check found, each as one line to print.
-fn check(src: &Path, layers: &Layers) -> Vec<String> {
+fn check(src: &Path, layers: &Layers, uses: &Uses) -> Vec<String> {
     let files = library_files(src);
     let tree = tree_of(src, &files);
     let imports: Vec<Import> = files
@@ -117,11 +125,43 @@ fn check(src: &Path, layers: &Layers) -> Vec<String> {
             }
             _ => {}
         }
+        if let Some((named, _)) = uses.get(&(folder.clone(), a.clone())) {
+            if !named.contains(&b) && told.insert((import.file.clone(), import.line, b.clone())) {
+                problems.push(format!(
+                    "{}:{}: `{}` imports `{}` ({}), which its row of docs/architecture.md does not name in \"what it may use\"",
+                    import.file,
+                    import.line,
+                    room(&folder, &a),
+                    room(&folder, &b),
+                    import.text,
+                ));
+            }
+        }
         arrows
             .entry(folder)
             .or_default()
             .entry((a, b))
             .or_insert_with(|| import.clone());
+    }
+    // A room named in a row's "what it may use" is one the room uses.
+    for ((folder, a), (_, by_name)) in uses {
+        let used: BTreeSet<&String> = arrows
+            .get(folder)
+            .map(|edges| {
+                edges
+                    .keys()
+                    .filter(|(x, _)| x == a)
+                    .map(|(_, b)| b)
+                    .collect()
+            })
+            .unwrap_or_default();
+        for b in by_name.iter().filter(|b| !used.contains(b)) {
+            problems.push(format!(
+                "docs/architecture.md: the row of `{}` names `{}` in \"what it may use\", which it does not use",
+                room(folder, a),
+                room(folder, b)
+            ));
+        }
     }
     // No two rooms of a folder import each other, through any chain.
     for (folder, edges) in &arrows {
@@ -566,6 +606,69 @@ fn layers_of(doc: &str) -> Layers {
     layers
 }
 
+/// What each row of the tables may use, from its fourth cell: "everything
+/// below" (no entry), "nothing of …", or a list of the folder's rooms by name
+/// (`content`, `output's files and headers`: `output`), "the leaves" meaning
+/// the rooms on the table's last layer. Words in brackets are comments.
+fn uses_of(doc: &str) -> Uses {
+    let layers = layers_of(doc);
+    let section = format!("\n{doc}");
+    let section = section
+        .split("\n## ")
+        .find(|s| s.starts_with("The house"))
+        .expect("docs/architecture.md has a section \"The house\"");
+    let row = Regex::new(r"^\|\s*(\d+)\s*\|([^|]*)\|[^|]*\|([^|]*)\|").expect("a regex");
+    let path = Regex::new(r"`([A-Za-z0-9_/.]+)`").expect("a regex");
+    let brackets = Regex::new(r"\([^)]*\)").expect("a regex");
+    let name = Regex::new(r"^`?([a-z_]+)").expect("a regex");
+    let mut uses = Uses::new();
+    for line in section.lines() {
+        let Some(cells) = row.captures(line) else {
+            continue;
+        };
+        let said = brackets.replace_all(&cells[3], "").trim().to_string();
+        if said.is_empty()
+            || said.starts_with("everything below")
+            || said.contains("public surface")
+        {
+            continue;
+        }
+        for room in path.captures_iter(&cells[2]) {
+            let mut parts: Vec<String> = room[1]
+                .trim_end_matches('/')
+                .trim_end_matches(".rs")
+                .split('/')
+                .map(str::to_string)
+                .collect();
+            let own = parts.pop().expect("a room");
+            let (mut named, mut by_name) = (BTreeSet::new(), BTreeSet::new());
+            if !said.starts_with("nothing") {
+                for item in said.split(',').map(str::trim) {
+                    if item.starts_with("the leaves") {
+                        let last = layers
+                            .iter()
+                            .filter(|((f, _), _)| *f == parts)
+                            .map(|(_, l)| *l)
+                            .max()
+                            .unwrap_or(0);
+                        named.extend(
+                            layers
+                                .iter()
+                                .filter(|((f, _), l)| *f == parts && **l == last)
+                                .map(|((_, r), _)| r.clone()),
+                        );
+                    } else if let Some(n) = name.captures(item) {
+                        named.insert(n[1].to_string());
+                        by_name.insert(n[1].to_string());
+                    }
+                }
+            }
+            uses.insert((parts, own), (named, by_name));
+        }
+    }
+    uses
+}
+
 fn project() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -574,7 +677,7 @@ fn project() -> PathBuf {
 fn arrows_go_down_and_no_two_modules_import_each_other() {
     let doc = std::fs::read_to_string(project().join("docs/architecture.md")).expect("the doc");
     let layers = layers_of(&doc);
-    let problems = check(&project().join("generator/src"), &layers);
+    let problems = check(&project().join("generator/src"), &layers, &uses_of(&doc));
     assert!(
         problems.is_empty(),
         "the house lost its shape:\n{}",
@@ -631,7 +734,7 @@ fn an_import_of_a_room_above_fails_with_the_file_the_line_and_both_rooms() {
         ("middle/inner.rs", "// `crate::top` in a comment is no import\npub struct Thing;\nfn f() { crate::leaf::h(); crate::top::g(); }\n"),
         ("leaf.rs", "pub fn h() {}\n"),
     ]);
-    let problems = check(src.path(), &layers_of(TABLE));
+    let problems = check(src.path(), &layers_of(TABLE), &uses_of(TABLE));
     assert_eq!(
         problems,
         ["generator/src/middle/inner.rs:3: `middle` imports `top` (crate::top::g), which is not below it: the layers of docs/architecture.md put `middle` on layer 2 and `top` on layer 1; arrows go down"]
@@ -649,12 +752,36 @@ fn two_rooms_of_a_folder_that_import_each_other_fail_and_so_does_a_room_on_no_la
         ("leaf.rs", ""),
         ("stray.rs", ""),
     ]);
-    let problems = check(src.path(), &layers_of(TABLE));
+    let problems = check(src.path(), &layers_of(TABLE), &uses_of(TABLE));
     assert_eq!(
         problems,
         [
             "`middle/a`, `middle/b` import each other: `middle/a` → `middle/b` at generator/src/middle/a.rs:1 (super::b::B); `middle/b` → `middle/a` at generator/src/middle/b.rs:1 (crate::middle::a::A)",
             "generator/src/stray.rs: the room `stray` is on no layer of docs/architecture.md's table",
+        ]
+    );
+}
+
+#[test]
+fn an_import_its_row_does_not_name_fails_and_so_does_a_name_it_does_not_use() {
+    let table =
+        "## The house\n\n| layer | room | what it does | what it may use |\n|---|---|---|---|\n\
+                 | 1 | `top.rs` | the top | middle (as an example), the leaves |\n\
+                 | 2 | `middle/` | the middle | nothing of the crate |\n\
+                 | 3 | `leaf.rs`, `other.rs` | the leaves | nothing of the crate |\n";
+    let src = fixture(&[
+        ("lib.rs", "mod top;\nmod middle;\nmod leaf;\nmod other;\n"),
+        ("top.rs", "use crate::leaf::h;\n"),
+        ("middle/mod.rs", "use crate::other::o;\n"),
+        ("leaf.rs", "pub fn h() {}\n"),
+        ("other.rs", "pub fn o() {}\n"),
+    ]);
+    let problems = check(src.path(), &layers_of(table), &uses_of(table));
+    assert_eq!(
+        problems,
+        [
+            "docs/architecture.md: the row of `top` names `middle` in \"what it may use\", which it does not use",
+            "generator/src/middle/mod.rs:1: `middle` imports `other` (crate::other::o), which its row of docs/architecture.md does not name in \"what it may use\"",
         ]
     );
 }
