@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::esbuild::{self, Bundler, Kind, Spec};
-use super::folders::{
+use super::part_folders::{
     island_name, prepare_out, prune, scan, server_entry, write_if_changed, Inputs,
 };
 use super::toolchain::Toolchain;

@@ -12,12 +12,12 @@
 //!
 //! This file is what the stage gives (a [`Bundle`]); the stage at work, and what
 //! `site serve` keeps of it, is `bundles.rs`; the folders it reads and writes,
-//! `folders.rs`.
+//! `part_folders.rs`.
 
 mod bundles;
 pub mod esbuild;
-mod folders;
 mod metafile;
+mod part_folders;
 pub mod toolchain;
 
 use std::path::{Path, PathBuf};

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
-use super::page::Page;
+use super::html_page::Page;
 
 /// How far each language but the default is translated.
 #[derive(Debug, Clone, PartialEq, Eq)]

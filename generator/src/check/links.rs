@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use super::page::{Link, Page};
+use super::html_page::{Link, Page};
 
 /// Link texts that say nothing about where the link goes (Lighthouse's list).
 const GENERIC_LINK_TEXT: &[&str] = &[

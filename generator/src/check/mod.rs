@@ -4,9 +4,9 @@
 //! title and a description, and the translations a page names (`hreflang`)
 //! exist and name it back.
 
+mod html_page;
 mod languages;
 mod links;
-mod page;
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
@@ -14,10 +14,10 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use crate::diagnostics::IoError;
+use html_page::{check_page, read_page, Page, SELECTORS};
 use languages::check_alternates;
 pub use languages::{coverage, Coverage};
 use links::{check_link, resolve};
-use page::{check_page, read_page, Page, SELECTORS};
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Finding {
@@ -139,7 +139,7 @@ pub fn check(out: &Path) -> Result<Summary, Error> {
 
 #[cfg(test)]
 mod tests {
-    use super::page::Selectors;
+    use super::html_page::Selectors;
     use super::*;
 
     fn site(pages: &[(&str, &str)]) -> (BTreeMap<String, Page>, HashSet<String>) {

@@ -1,13 +1,13 @@
 //! `/admin/`: the content editor, Sveltia CMS, served from the site's own
 //! files. Its configuration is generated from the content models
-//! (`config.rs`); `islands/admin/main.ts` loads it with the formats that keep
+//! (`cms_config.rs`); `islands/admin/main.ts` loads it with the formats that keep
 //! a file's comments and order, and, under `site serve`, the folder it edits
 //! (`folder.rs`) and the preview of a page as it has it (`preview.rs`), both
 //! for the editor alone (`guard.rs`). The build asks for its files
 //! ([`files`]) and writes them with the output's.
 
 mod cms;
-pub mod config;
+pub mod cms_config;
 pub mod folder;
 mod guard;
 pub mod languages;
@@ -161,7 +161,7 @@ pub fn files(
     // Versioned, because the editor finds its chunk beside its own script.
     let cms = format!("admin/cms/{version}");
     let backend = backend(&content.config.admin, &content.config.name, serving)?;
-    let (mut config, kinds) = config::config(root, content, backend);
+    let (mut config, kinds) = cms_config::config(root, content, backend);
     let mut files_extra = Vec::new();
     if content.config.admin.publish_mode == PublishMode::EditorialWorkflow && !serving {
         config["publish_mode"] = json!("editorial_workflow");

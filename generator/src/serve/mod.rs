@@ -3,7 +3,7 @@
 //! is told to the caller as [`Event`]s; the library prints nothing.
 
 mod connections;
-mod files;
+mod hosting;
 mod live;
 mod watch;
 
@@ -23,7 +23,7 @@ use crate::diagnostics::{self, Diagnostic};
 use crate::editor::{self, Draft};
 use crate::rest;
 use crate::storage::{self, Bucket, Store};
-use files::Files;
+use hosting::Files;
 use live::Live;
 use watch::{Change, Saves};
 
@@ -213,7 +213,7 @@ fn app(
     let parts = Router::new()
         .route(PARTS_PATH, get(parts_route))
         .with_state(work);
-    let site = Router::new().fallback(files::serve).with_state(files);
+    let site = Router::new().fallback(hosting::serve).with_state(files);
     live_routes
         .merge(parts)
         .merge(storage::http::router(store))
