@@ -11,8 +11,10 @@
 //! checked in the real server's order by the same code ([`admit`], [`store_file`])
 //! and stored whole or not at all.
 
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
@@ -221,9 +223,7 @@ async fn receive_form(
     asked: Asked<'_>,
     request: Request,
 ) -> Result<String, StorageError> {
-    let mut multipart = Multipart::from_request(request, &())
-        .await
-        .map_err(|e| StorageError::BadRequest(e.body_text()))?;
+    let mut multipart = form_fields(request).await?;
 
     let mut cache_control: Option<String> = None;
     let mut content_type_field: Option<String> = None;
@@ -267,6 +267,66 @@ async fn receive_form(
             field.map(|c| c.map_err(multipart_error)),
         )
         .await;
+    }
+}
+
+/// A form's fields, its body read through [`EndApart`].
+async fn form_fields(request: Request) -> Result<Multipart, StorageError> {
+    let request = request.map(|body| Body::from_stream(EndApart::new(body.into_data_stream())));
+    Multipart::from_request(request, &())
+        .await
+        .map_err(|e| StorageError::BadRequest(e.body_text()))
+}
+
+/// A form's body as the multipart parser (multer 3.1) must be given it: its end
+/// on a poll of its own, never in the same poll as its last bytes. While looking
+/// for the first boundary, the parser polls the body a second time when the bytes
+/// so far do not hold it, and if that poll brings the rest of the body and its
+/// end, it answers "incomplete multipart stream" without searching what it
+/// brought (`poll_next_field`, its `FindingFirstBoundary` stage; when a release
+/// searches again there, this can go). A form whose bytes arrive all at once just after the parser first
+/// asked, as [`BoundedBody`]'s task forwards a small form, would be refused so.
+/// Told apart, the end comes on a later poll, which searches the bytes first.
+struct EndApart<S> {
+    body: S,
+    /// The last poll returned bytes.
+    after_bytes: bool,
+    ended: bool,
+}
+
+impl<S> EndApart<S> {
+    fn new(body: S) -> EndApart<S> {
+        EndApart {
+            body,
+            after_bytes: false,
+            ended: false,
+        }
+    }
+}
+
+impl<S: Stream + Unpin> Stream for EndApart<S> {
+    type Item = S::Item;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<S::Item>> {
+        let this = &mut *self;
+        if !this.ended {
+            match this.body.poll_next_unpin(cx) {
+                Poll::Ready(Some(item)) => {
+                    this.after_bytes = true;
+                    return Poll::Ready(Some(item));
+                }
+                Poll::Ready(None) => this.ended = true,
+                Poll::Pending => {
+                    this.after_bytes = false;
+                    return Poll::Pending;
+                }
+            }
+        }
+        if std::mem::take(&mut this.after_bytes) {
+            cx.waker().wake_by_ref();
+            return Poll::Pending;
+        }
+        Poll::Ready(None)
     }
 }
 
@@ -459,6 +519,36 @@ mod tests {
         assert_eq!(essence("image/png;charset=utf-8"), "image/png");
         assert_eq!(essence(" Image/PNG ; q=1"), "image/png");
         assert_eq!(essence("image/gif"), "image/gif");
+    }
+
+    /// The parser polls once and finds nothing, then the whole form and its end
+    /// are there at its second poll: as a small form comes from `BoundedBody`'s
+    /// task when that task is a moment late.
+    #[tokio::test]
+    async fn a_form_that_arrives_whole_after_the_first_poll_is_read() {
+        const FORM: &[u8] = b"--b\r\nContent-Disposition: form-data; name=\"cacheControl\"\r\n\r\n\
+                              3600\r\n--b--\r\n";
+        let mut polls = 0;
+        let body = futures_util::stream::poll_fn(move |cx| {
+            polls += 1;
+            match polls {
+                1 => {
+                    cx.waker().wake_by_ref();
+                    Poll::Pending
+                }
+                2 => Poll::Ready(Some(Ok::<_, std::io::Error>(Bytes::from_static(FORM)))),
+                _ => Poll::Ready(None),
+            }
+        });
+        let request = Request::post("/")
+            .header(header::CONTENT_TYPE, "multipart/form-data; boundary=b")
+            .body(Body::from_stream(body))
+            .unwrap();
+        let mut form = form_fields(request).await.unwrap();
+        let field = form.next_field().await.unwrap().unwrap();
+        assert_eq!(field.name(), Some("cacheControl"));
+        assert_eq!(field.text().await.unwrap(), "3600");
+        assert!(form.next_field().await.unwrap().is_none());
     }
 
     #[test]
