@@ -398,11 +398,17 @@ def goals_table(rows, cold, latency, weights, publish):
         lines.append(f"| {what}, save to served, p50 ≤ {goal} ms | {p50} ms ({'met' if p50 <= goal else '**not met**'}) |")
     cold_wall = summary(cold, "wall")[0]
     lines.append(f"| cold build of this site, no caches at all, ≤ 1.0 s | {cold_wall:.2f} s ({'met' if cold_wall <= 1.0 else '**not met**'}) |")
-    js = max(w["375"]["js"]["gzip"] for w in weights if not w["route"].endswith("/contact/")) / 1024
+    # The budgets of content/site.yaml: 96 KB for the contact pages, 100 KB for
+    # a job posting (its application form), 77 KB for every other route.
+    form = re.compile(r"^(/[a-z]{2})?/(contact|careers/[^/]+)/$")
+    js = max(w["375"]["js"]["gzip"] for w in weights if not form.match(w["route"])) / 1024
     contact = next(w for w in weights if w["route"] == "/contact/")["375"]["js"]["gzip"] / 1024
+    job = max((w["375"]["js"]["gzip"] for w in weights if re.match(r"^(/[a-z]{2})?/careers/[^/]+/$", w["route"])), default=0) / 1024
     css = max(w["375"]["css"]["gzip"] for w in weights) / 1024
-    lines.append(f"| JavaScript ≤ 77 KB gzip on routes whose only island is the header | {js:.1f} KiB at most |")
-    lines.append(f"| JavaScript ≤ 95 KB gzip on /contact before the form is sent | {contact:.1f} KiB |")
+    met = lambda value, bound: "met" if value <= bound else "**not met**"
+    lines.append(f"| JavaScript ≤ 77 KB gzip on every route without a form | {js:.1f} KiB at most ({met(js, 77)}) |")
+    lines.append(f"| JavaScript ≤ 96 KB gzip on /contact before the form is sent | {contact:.1f} KiB ({met(contact, 96)}) |")
+    lines.append(f"| JavaScript ≤ 100 KB gzip on a job posting, with its application form | {job:.1f} KiB at most ({met(job, 100)}) |")
     lines.append(f"| CSS ≤ 20 KB gzip on every route | {css:.1f} KiB at most |")
     a, bound = publish["cases"]["a"]["median"], publish["bound"]
     lines.append(f"| a one-line content commit, push to live, caches warm, ≤ {bound} s | {a:.1f} s ({'met' if a <= bound else '**not met**'}) |")

@@ -4,9 +4,10 @@
 //!
 //! The library does the work; the `site` binary only parses arguments and prints.
 //! Each command is a call here with an options struct in and a report out:
-//! [`build`], [`serve`] and [`check`]. A build runs the stages of [`build`](mod@build):
-//! load ([`content`]) → bundle ([`bundle`]) → render ([`render`]) → weigh and
-//! write ([`output`]).
+//! [`build`], [`serve`] and [`check`]. A build runs the nine stages
+//! [`build`](mod@build) lists: the content loaded ([`content`]) beside the
+//! islands' bundle ([`bundle`]), every page rendered ([`render`]), the weights
+//! judged against the budgets, and the output written ([`output`]).
 
 pub mod build;
 pub mod bundle;
