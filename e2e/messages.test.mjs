@@ -267,6 +267,18 @@ describe("a send whose answer is lost lands once", () => {
     return `lost.${senders}.${Date.now()}@example.com`;
   }
 
+  /**
+   * Presses Send while both the first answer and the form's own retry's are
+   * lost (both inserts made), and waits for the failure toast.
+   */
+  async function sendLosingBothAnswers(page) {
+    answersToLose = 2;
+    const before = inserts;
+    await sendButton(page).click();
+    await page.locator(".toast--destructive").waitFor();
+    assert.equal(inserts - before, 2, "the form sent twice, then told the visitor");
+  }
+
   /** The messages from `email`: PostgreSQL's rows or site serve's inbox. */
   async function messagesFrom(email) {
     if (backend === "serve") return inbox().filter((m) => m.email === email);
@@ -324,12 +336,7 @@ describe("a send whose answer is lost lands once", () => {
       const email = newSender();
       const { page, context, problems } = await contactPage(375);
       await fill(page, email, { file: { name: "plan.png", mimeType: "image/png", buffer: PNG } });
-      // Both the first answer and the form's own retry's are lost.
-      answersToLose = 2;
-      const before = inserts;
-      await sendButton(page).click();
-      await page.locator(".toast--destructive").waitFor();
-      assert.equal(inserts - before, 2, "the form sent twice, then told the visitor");
+      await sendLosingBothAnswers(page);
       assert.equal(await page.locator(".toast__title").innerText(), "Submission Failed");
       assert.match(await page.locator(".toast__description").innerText(), /connection failed/);
       assert.equal(await page.getByLabel(/^Email Address/).inputValue(), email, "every value is kept");
@@ -353,9 +360,7 @@ describe("a send whose answer is lost lands once", () => {
     const email = newSender();
     const { page, context } = await contactPage(768);
     await fill(page, email);
-    answersToLose = 2;
-    await sendButton(page).click();
-    await page.locator(".toast--destructive").waitFor();
+    await sendLosingBothAnswers(page);
     await page.reload();
     await hydrated(page);
     await page.waitForSelector(".contact-form__submit:not([disabled])");
@@ -373,9 +378,7 @@ describe("a send whose answer is lost lands once", () => {
     const email = newSender();
     const { page, context } = await contactPage(1280);
     await fill(page, email);
-    answersToLose = 2;
-    await sendButton(page).click();
-    await page.locator(".toast--destructive").waitFor();
+    await sendLosingBothAnswers(page);
     await page.getByLabel(/^Message/).fill("We would like to discuss a programme starting in March.");
     await sendButton(page).click();
     await page.locator(".form-sent").waitFor();

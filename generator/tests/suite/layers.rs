@@ -575,24 +575,21 @@ fn circles<'a>(edges: impl Iterator<Item = &'a (String, String)>) -> Vec<BTreeSe
     state.found
 }
 
-/// The layers of docs/architecture.md's tables: rows of `| N | `room`, `room` | … |`
-/// under its heading "The house". A room is a path under generator/src: `serve/`,
-/// `check.rs`, `content/values.rs`.
-fn layers_of(doc: &str) -> Layers {
-    let section = format!("\n{doc}");
-    let section = section
+/// The section "The house" of docs/architecture.md, with its tables.
+fn house(doc: &str) -> String {
+    format!("\n{doc}")
         .split("\n## ")
         .find(|s| s.starts_with("The house"))
-        .expect("docs/architecture.md has a section \"The house\"");
-    let row = Regex::new(r"^\|\s*(\d+)\s*\|([^|]*)\|").expect("a regex");
+        .expect("docs/architecture.md has a section \"The house\"")
+        .to_string()
+}
+
+/// The rooms a table's cell names, each as (folder, room): `serve/`, `check.rs`,
+/// `content/values.rs`.
+fn rooms_of(cell: &str) -> Vec<(ModPath, String)> {
     let path = Regex::new(r"`([A-Za-z0-9_/.]+)`").expect("a regex");
-    let mut layers = Layers::new();
-    for line in section.lines() {
-        let Some(cells) = row.captures(line) else {
-            continue;
-        };
-        let layer: u32 = cells[1].parse().expect("a layer number");
-        for room in path.captures_iter(&cells[2]) {
+    path.captures_iter(cell)
+        .map(|room| {
             let mut parts: Vec<String> = room[1]
                 .trim_end_matches('/')
                 .trim_end_matches(".rs")
@@ -600,7 +597,23 @@ fn layers_of(doc: &str) -> Layers {
                 .map(str::to_string)
                 .collect();
             let name = parts.pop().expect("a room");
-            layers.insert((parts, name), layer);
+            (parts, name)
+        })
+        .collect()
+}
+
+/// The layers of docs/architecture.md's tables: rows of `| N | `room`, `room` | … |`
+/// under its heading "The house". A room is a path under generator/src.
+fn layers_of(doc: &str) -> Layers {
+    let row = Regex::new(r"^\|\s*(\d+)\s*\|([^|]*)\|").expect("a regex");
+    let mut layers = Layers::new();
+    for line in house(doc).lines() {
+        let Some(cells) = row.captures(line) else {
+            continue;
+        };
+        let layer: u32 = cells[1].parse().expect("a layer number");
+        for room in rooms_of(&cells[2]) {
+            layers.insert(room, layer);
         }
     }
     layers
@@ -612,17 +625,11 @@ fn layers_of(doc: &str) -> Layers {
 /// the rooms on the table's last layer. Words in brackets are comments.
 fn uses_of(doc: &str) -> Uses {
     let layers = layers_of(doc);
-    let section = format!("\n{doc}");
-    let section = section
-        .split("\n## ")
-        .find(|s| s.starts_with("The house"))
-        .expect("docs/architecture.md has a section \"The house\"");
     let row = Regex::new(r"^\|\s*(\d+)\s*\|([^|]*)\|[^|]*\|([^|]*)\|").expect("a regex");
-    let path = Regex::new(r"`([A-Za-z0-9_/.]+)`").expect("a regex");
     let brackets = Regex::new(r"\([^)]*\)").expect("a regex");
     let name = Regex::new(r"^`?([a-z_]+)").expect("a regex");
     let mut uses = Uses::new();
-    for line in section.lines() {
+    for line in house(doc).lines() {
         let Some(cells) = row.captures(line) else {
             continue;
         };
@@ -633,14 +640,7 @@ fn uses_of(doc: &str) -> Uses {
         {
             continue;
         }
-        for room in path.captures_iter(&cells[2]) {
-            let mut parts: Vec<String> = room[1]
-                .trim_end_matches('/')
-                .trim_end_matches(".rs")
-                .split('/')
-                .map(str::to_string)
-                .collect();
-            let own = parts.pop().expect("a room");
+        for (parts, own) in rooms_of(&cells[2]) {
             let (mut named, mut by_name) = (BTreeSet::new(), BTreeSet::new());
             if !said.starts_with("nothing") {
                 for item in said.split(',').map(str::trim) {
