@@ -91,7 +91,7 @@ describe("typed before the contact form hydrates", () => {
     const sent = JSON.parse(line.slice("Contact form submission: ".length));
     report(t, "sent", { ...sent, address: new URL(page.url()).pathname + new URL(page.url()).search });
     assert.deepEqual({ ...sent, attachmentUrl: undefined }, { ...TYPED, agree: true, attachmentUrl: undefined });
-    assert.match(sent.attachmentUrl, /\/public\/\d+_plan\.gif$/);
+    assert.match(sent.attachmentUrl, /\/public\/\d+_[0-9a-f]{32}_plan\.gif$/);
     assert.deepEqual(problems, []);
     await context.close();
   });

@@ -15,6 +15,7 @@ import {
   type ApplicationErrors,
   type ApplicationFields,
 } from "./lib/application.ts";
+import { loadSends } from "./lib/contact.ts";
 import { checkCv, CV_TYPES, type CvKind, type CvProblem } from "./lib/cv.ts";
 import { JOB_APPLICATIONS, APPLICATIONS } from "./lib/forms.generated.ts";
 import { Field, SendButton } from "./lib/field.tsx";
@@ -67,12 +68,12 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
   useLayoutEffect(() => {
     const el = form.current;
     if (!el) return;
-    setFields(
-      applicationFromForm((name) => {
-        const control = el.elements.namedItem(name);
-        return control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement || control instanceof HTMLSelectElement ? control : null;
-      }),
-    );
+    const typed = applicationFromForm((name) => {
+      const control = el.elements.namedItem(name);
+      return control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement || control instanceof HTMLSelectElement ? control : null;
+    });
+    setFields(typed);
+    if (Object.values(typed).some(Boolean)) void loadSends();
     const chosen = fileInput.current?.files?.[0];
     if (chosen) choose(chosen);
   }, []);
@@ -96,6 +97,7 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
     const value = target instanceof HTMLInputElement && target.type === "checkbox" ? target.checked : target.value;
     setFields((f) => ({ ...f, [key]: value }));
     if (errors[key]) setErrors((e) => ({ ...e, [key]: undefined }));
+    void loadSends();
   };
 
   const clearCv = () => {
@@ -169,11 +171,13 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
       // Send was disabled while sending, which took the focus from it.
       setTimeout(() => submit.current?.focus(), 0);
     };
-    const { insertRow, waitBeforeSending } = await import("./lib/messages.ts");
+    // The sending code, loaded side by side (the send's own as the visitor
+    // filled the form in), none of it with the page.
+    const messages = import("./lib/messages.ts");
+    const storing = import("./lib/storage.ts");
     // The same words as a failed attempt are the same application, with its key
     // and its stored CV (after a reload too).
-    // Loaded only here, as the rest of sending is: the page's first load weighs no more.
-    const { dropSend, keepSend, keptSend, sendFor, sendName, sessionKeeping, wordsOf } = await import("./lib/sends.ts");
+    const { dropSend, keepSend, keptSend, sendFor, sendName, sessionKeeping, wordsOf } = await loadSends();
     const keeping = sessionKeeping();
     const kept = sendName(JOB_APPLICATIONS.table, window.location.pathname);
     const send = sendFor(keptSend(keeping, kept), wordsOf(fields, cv.file), Date.now(), () => crypto.randomUUID());
@@ -182,7 +186,7 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
     let key = send.object ?? (uploaded.current?.file === cv.file ? uploaded.current.key : null);
     if (!key) {
       try {
-        const { uploadPrivate } = await import("./lib/storage.ts");
+        const { uploadPrivate } = await storing;
         key = await uploadPrivate({ ...storage, bucket: APPLICATIONS.name }, cvKey(job.id, cv.file.name, send.at, send.key), cv.file, CV_TYPES[cv.kind]);
         uploaded.current = { file: cv.file, key };
       } catch (error) {
@@ -191,6 +195,7 @@ export default function ApplicationForm({ storage, job, words, privacyHref, loca
       }
     }
     keepSend(keeping, kept, { ...send, object: key });
+    const { insertRow, waitBeforeSending } = await messages;
     await wait(waitBeforeSending(performance.now()));
     const trap = form.current ? new FormData(form.current).get("website") : "";
     const row = applicationRow(fields, {

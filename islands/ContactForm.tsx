@@ -8,6 +8,7 @@ import {
   EMPTY_FIELDS,
   fieldsFromForm,
   isRequired,
+  loadSends,
   toastMessages,
   SEND_DELAY_MS,
   subjectFromQuery,
@@ -16,7 +17,7 @@ import {
   type Fields,
 } from "./lib/contact.ts";
 import type { ContactFormProps } from "./ContactForm.props.ts";
-import { checkStorageConfig, uploadAttachment } from "./lib/storage.ts";
+import { checkStorageConfig, uploadAttachment, warmStorage } from "./lib/storage.ts";
 import { Field, SendButton } from "./lib/field.tsx";
 import { showToast } from "./lib/toasts.ts";
 import { CONTACT_MESSAGES } from "./lib/forms.generated.ts";
@@ -62,12 +63,12 @@ export default function ContactForm({ storage, messages, words, toastWords, priv
   useLayoutEffect(() => {
     const el = form.current;
     if (!el) return;
-    setFields(
-      fieldsFromForm((name) => {
-        const control = el.elements.namedItem(name);
-        return control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement ? control : null;
-      }),
-    );
+    const typed = fieldsFromForm((name) => {
+      const control = el.elements.namedItem(name);
+      return control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement ? control : null;
+    });
+    setFields(typed);
+    if (Object.values(typed).some(Boolean)) void loadSends();
     const chosen = fileInput.current?.files?.[0];
     if (chosen) choose(chosen);
   }, []);
@@ -94,6 +95,7 @@ export default function ContactForm({ storage, messages, words, toastWords, priv
     const value = event.target instanceof HTMLInputElement && event.target.type === "checkbox" ? event.target.checked : event.target.value;
     setFields((f) => ({ ...f, [key]: value }));
     if (errors[key]) setErrors((e) => ({ ...e, [key]: undefined }));
+    void loadSends();
   };
 
   const clearFile = () => {
@@ -137,8 +139,10 @@ export default function ContactForm({ storage, messages, words, toastWords, priv
       setTimeout(() => submit.current?.focus(), 0);
     };
     // The same words as a failed attempt are the same message, with its key.
-    // Loaded only here, as the rest of sending is: the page's first load weighs no more.
-    const { dropSend, keepSend, keptSend, sendFor, sendName, sessionKeeping, wordsOf } = await import("./lib/sends.ts");
+    // Loaded as the visitor filled the form in (not with the page); the storage
+    // client starts loading beside it.
+    if (file) warmStorage();
+    const { dropSend, keepSend, keptSend, sendFor, sendName, sessionKeeping, wordsOf } = await loadSends();
     const keeping = sessionKeeping();
     const kept = sendName(CONTACT_MESSAGES.table, window.location.pathname);
     const send = sendFor(keptSend(keeping, kept), wordsOf(fields, file), Date.now(), () => crypto.randomUUID());

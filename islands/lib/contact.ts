@@ -157,6 +157,18 @@ export function objectName(fileName: string, timestamp: number, sendKey?: string
   return `${timestamp}_${sendKey.replaceAll("-", "")}_${safeFileName(fileName, 47)}`;
 }
 
+/** The sending code's module, once asked for. */
+let sendsModule: Promise<typeof import("./sends.ts")> | null = null;
+
+/**
+ * The sending code (`sends.ts`), loaded once: the forms ask for it when the
+ * visitor first fills them in, so that Send finds it loaded, and it stays out
+ * of the page's first load.
+ */
+export function loadSends(): Promise<typeof import("./sends.ts")> {
+  return (sendsModule ??= import("./sends.ts"));
+}
+
 /**
  * How long a form waits before it sends or uploads again by itself, after the
  * network failed (messages.ts, storage.ts). Here, with the rules every form

@@ -18,6 +18,11 @@ export function checkStorageConfig(config: StorageConfig, origin: string): { ok:
   return { ok: true, endpoint };
 }
 
+/** Starts loading the storage client, so that an upload about to come finds it loaded. */
+export function warmStorage(): void {
+  void import("@supabase/storage-js");
+}
+
 /** A bucket of the storage API, with the anon key. */
 async function bucketOf(config: StorageConfig) {
   const { StorageClient } = await import("@supabase/storage-js");
