@@ -27,7 +27,9 @@ const commit = (message) => {
 const read = (file) => readFileSync(path.join(site, file), "utf8");
 
 /** What `site check` says of the site as `site serve` last built it. */
-function check() {
+/** `site check` of the served output, once the build under way has written all of it. */
+async function check() {
+  await server.settled();
   const run = spawnSync(bin, ["check", "--root", site, "--out", server.out], { encoding: "utf8" });
   return run.stdout + run.stderr;
 }
@@ -170,7 +172,7 @@ test("an English change makes German and Arabic stale, which the German preview 
     (html) => html.includes('class="stale-notice"'),
     "the German page's stale notice",
   );
-  assert.deepEqual(staleIn(check()).filter((s) => s.startsWith("content/pages/about.")), [
+  assert.deepEqual(staleIn(await check()).filter((s) => s.startsWith("content/pages/about.")), [
     "content/pages/about.de.yaml: title",
     "content/pages/about.ar.yaml: title",
   ]);
@@ -211,7 +213,7 @@ test("an English change makes German and Arabic stale, which the German preview 
     "the German page, current",
   );
   assert.ok((await (await fetch(`${server.url}/ar/about/`)).text()).includes('class="stale-notice"'), "Arabic is still stale");
-  assert.deepEqual(staleIn(check()).filter((s) => s.startsWith("content/pages/about.")), ["content/pages/about.ar.yaml: title"]);
+  assert.deepEqual(staleIn(await check()).filter((s) => s.startsWith("content/pages/about.")), ["content/pages/about.ar.yaml: title"]);
   assert.deepEqual(problems.filter((p) => p.startsWith("console error") || p.startsWith("page error")), []);
   commit("English title, and the German brought up to date");
   await context.close();

@@ -127,6 +127,16 @@ export async function startServer({ siteRoot = root, env = {}, keepRoot = false,
     /** The next build's "Built …" line, once that build has ended. */
     nextBuild,
     /**
+     * Resolves once the build under way, if any, has ended: the server answers
+     * /__site/parts.json after the builds waiting, on the thread that builds. A
+     * page that reads right may be written before its build has written the
+     * rest of the output; a command that reads the output waits for this.
+     */
+    async settled() {
+      const answer = await fetch(`${url}/__site/parts.json`);
+      await answer.arrayBuffer();
+    },
+    /**
      * What `read` gives once `ok` holds of it, read now and again after each
      * build of the server ends: for what a save changes, which comes with the
      * build the save starts, however long that build takes on a busy machine
