@@ -368,6 +368,17 @@ describe("a send repeated after its answer was lost lands once", () => {
     assert.equal(await sendsLeft(address), 4);
   });
 
+  test("one request holding the same send twice stores it once: the trigger sees the request's earlier row", async () => {
+    const row = formRow();
+    const answer = await both(null, { ...REPEATS, raw: JSON.stringify([row, row]) });
+    record("one request with the same send twice", answer);
+    assert.equal(answer.database.status, 201, JSON.stringify(answer.database.body));
+    assert.deepEqual(answer.builtIn, answer.database);
+    const { database, builtIn } = await stored(row.send_key);
+    assert.equal(database.length, 1);
+    assert.equal(builtIn.length, 1);
+  });
+
   test("a new key with the same words is a new message: two rows (someone may send the same words twice)", async () => {
     const row = formRow();
     for (const key of [row.send_key, randomUUID()]) {
