@@ -11,7 +11,9 @@
 //   /__site/parts.json): every axe-core rule at each width, and the controls
 //   in the brand face at 16 px or more.
 //
-// Used by e2e/routes.test.mjs, which chooses the depth of each page.
+// Used by e2e/routes.test.mjs, which chooses the depth of each page and serves
+// the pages as a visitor gets them (`site serve --no-live-reload`: no live
+// reload script, and no panel of the build's warnings, which are the preview's).
 
 import { axeViolations, hydrated, WIDTHS } from "./support.mjs";
 
@@ -85,11 +87,6 @@ export async function checkPage({ page, problems }, url, { full }) {
   // The cheap checks measure where things are, not their colours: no need to
   // wait for a fade to end.
   await hydrated(page, { settle: full });
-  // `site serve` shows the build's warnings (a translation older than its
-  // original, a page near its budget) in a panel of its own, on its first event:
-  // the preview's, never the site's, so it is not checked as the site.
-  await page.waitForFunction(() => document.documentElement.dataset.siteLive === "connected", null, { timeout: 5000 }).catch(() => {});
-  await page.evaluate(() => document.getElementById("site-build-warnings")?.remove());
   const { h1, title } = await page.evaluate(() => ({ h1: document.querySelectorAll("h1").length, title: document.title }));
   if (h1 !== 1) found.push(`${h1} h1 elements, not one`);
   if (title.length === 0) found.push("no title");

@@ -38,7 +38,9 @@ let parts;
 
 before(async () => {
   // SITE_ROOT: another copy of the site, such as e2e/mutations.mjs's.
-  server = await startServer(process.env.SITE_ROOT ? { siteRoot: process.env.SITE_ROOT, keepRoot: true } : {});
+  // The pages as a visitor gets them: without the preview's live reload.
+  const args = ["--no-live-reload"];
+  server = await startServer(process.env.SITE_ROOT ? { siteRoot: process.env.SITE_ROOT, keepRoot: true, args } : { args });
   browser = await launchBrowser();
   const read = async (url) => (await fetch(server.url + new URL(url, server.url).pathname)).text();
   routes = (await sitemapPages("/sitemap.xml", read)).map((url) => new URL(url).pathname);

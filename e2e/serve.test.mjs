@@ -130,6 +130,18 @@ describe("responses", () => {
     assert.match(served, /<script src="\/__site\/live\.js"><\/script><\/body>/);
     assert.doesNotMatch(readFileSync(path.join(server.out, "index.html"), "utf8"), /__site/);
   });
+
+  test("with --no-live-reload each page is served as it was built, as a visitor gets it", async () => {
+    const plain = await startServer({ siteRoot: site, keepRoot: true, args: ["--no-live-reload"] });
+    try {
+      for (const page of ["/", "/about/"]) {
+        const served = (await rawGet(plain.url + page)).body;
+        assert.deepEqual(served, readFileSync(path.join(plain.out, page, "index.html")), page);
+      }
+    } finally {
+      await plain.stop();
+    }
+  });
 });
 
 describe("live preview", () => {

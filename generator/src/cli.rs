@@ -151,6 +151,10 @@ pub struct ServeArgs {
     /// entry. Only behind one that sets them: any client can write both.
     #[arg(long)]
     pub trust_proxy: bool,
+    /// Serve the pages as a visitor gets them: without the live reload script,
+    /// so no reload on a save and no panel of the build's warnings.
+    #[arg(long)]
+    pub no_live_reload: bool,
 }
 
 #[cfg(test)]

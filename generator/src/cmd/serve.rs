@@ -15,6 +15,7 @@ pub fn run(args: &ServeArgs) -> bool {
         host: args.host.clone(),
         port: args.port,
         trust_proxy: args.trust_proxy,
+        live_reload: !args.no_live_reload,
     };
     // After the first build, a save's report says only what it changed.
     let shown = std::sync::Mutex::new(build::Shown::default());

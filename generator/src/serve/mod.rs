@@ -40,6 +40,9 @@ pub struct Options {
     /// Count the messages' senders by the address a proxy in front saw
     /// (CF-Connecting-IP, else X-Forwarded-For's last entry).
     pub trust_proxy: bool,
+    /// Each page gets the live reload script (which also shows the build's
+    /// warnings); without it, pages are served as a visitor gets them.
+    pub live_reload: bool,
 }
 
 /// What `serve` reports as it goes.
@@ -83,6 +86,7 @@ where
         host,
         port,
         trust_proxy,
+        live_reload,
     } = options;
     build_options.serving = true;
     // The preview shows what is not published yet, with its badge.
@@ -93,7 +97,7 @@ where
         .map_err(|e| Error::Root(build_options.root.clone(), e))?;
     let on_event = Arc::new(on_event);
     let live = Arc::new(Live::new());
-    let files = Arc::new(Files::new(&build_options.out, true));
+    let files = Arc::new(Files::new(&build_options.out, live_reload));
     let mut session = Session::serving();
     let mut panel = Panel::default();
     // The postings of the last good build, for the applications' table.
