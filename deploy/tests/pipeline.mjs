@@ -35,7 +35,7 @@ import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import YAML from "yaml";
 import { condition, expand, expandString, hashFiles } from "./expressions.mjs";
-import { nodeFor, parseOutputs, shell } from "./workflow.mjs";
+import { nodeFor, parseOutputs, runnerEnv, shell } from "./workflow.mjs";
 
 /** Copies `from` to `to` (a folder's contents, or a file), replacing `to`. */
 function copy(from, to) {
@@ -186,23 +186,24 @@ export async function runWorkflow({ source, sha, file, event, vars = {}, secrets
     const contexts = () => ({ github, inputs, vars, secrets: jobSecrets, needs, steps, runner: { os: "Linux", arch: "X64", temp }, env: {} });
     const scope = { status, workspace };
     const post = [];
+    /**
+     * `paths` restored from `key` (else the newest entry under one of `prefixes`),
+     * as each cache action restores them, and saved as each saves them: at the
+     * job's end, after a job that succeeded without an exact hit. The key
+     * restored, or null.
+     */
+    const cached = (key, prefixes, paths, prepare) => {
+      const restored = caches.restore(key, prefixes, paths);
+      post.push(() => restored === key || !status.ok || caches.save(key, paths, prepare));
+      return restored;
+    };
     const extraPath = [];
     const baseEnv = {
-      PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-      HOME: home,
-      LANG: "C.UTF-8",
-      CI: "true",
-      GITHUB_ACTIONS: "true",
+      ...runnerEnv({ home, temp, workspace, sha }),
       GITHUB_EVENT_NAME: github.event_name,
-      GITHUB_SHA: sha,
       GITHUB_REF: github.ref,
       GITHUB_REF_NAME: github.ref_name,
       GITHUB_REPOSITORY: repository,
-      GITHUB_WORKSPACE: workspace,
-      RUNNER_TEMP: temp,
-      RUNNER_OS: "Linux",
-      // The machine's own trust in its network's certificates, as the runner's image has it.
-      ...Object.fromEntries(["NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR"].filter((k) => process.env[k]).map((k) => [k, process.env[k]])),
       // The machine's Rust toolchain (the container's), and a ~/.cargo of this runner's own.
       RUSTUP_HOME: process.env.RUSTUP_HOME ?? path.join(homedir(), ".rustup"),
       CARGO_HOME: path.join(home, ".cargo"),
@@ -239,23 +240,19 @@ export async function runWorkflow({ source, sha, file, event, vars = {}, secrets
               const lockfiles = String(w["cache-dependency-path"] ?? "package-lock.json").split("\n").map((l) => l.trim()).filter(Boolean);
               const key = `node-cache-Linux-x64-npm-${hashFiles(workspace, lockfiles)}`;
               const npm = [path.join(home, ".npm")];
-              const hit = caches.restore(key, [], npm);
-              post.push(() => hit || !status.ok || caches.save(key, npm));
+              cached(key, [], npm);
             }
           } else if (action === "actions/cache") {
             const paths = String(w.path).split("\n").map((l) => l.trim()).filter(Boolean).map((p) => path.resolve(workspace, p));
             const prefixes = String(w["restore-keys"] ?? "").split("\n").map((l) => l.trim()).filter(Boolean);
-            const restored = caches.restore(w.key, prefixes, paths);
-            outputs["cache-hit"] = String(restored === w.key);
-            post.push(() => restored === w.key || !status.ok || caches.save(w.key, paths));
+            outputs["cache-hit"] = String(cached(w.key, prefixes, paths) === w.key);
           } else if (action === "Swatinem/rust-cache") {
             const rustc = execFileSync(path.join(cargoBin, "rustc"), ["-vV"], { encoding: "utf8", env: { ...process.env, RUSTUP_HOME: baseEnv.RUSTUP_HOME } });
             const hash = createHash("sha256").update(rustc).update(hashFiles(workspace, ["**/Cargo.toml", "**/Cargo.lock"])).digest("hex").slice(0, 20);
             const key = `v0-rust-${id}-Linux-x64-${hash}`;
             const paths = [path.join(home, ".cargo", "registry"), path.join(workspace, "target")];
-            const hit = caches.restore(key, [`v0-rust-${id}-Linux-x64-`], paths);
+            const hit = cached(key, [`v0-rust-${id}-Linux-x64-`], paths, (saved, from) => from.endsWith("target") && withoutWorkspaceCrates(saved));
             outputs["cache-hit"] = String(hit === key);
-            post.push(() => hit === key || !status.ok || caches.save(key, paths, (saved, from) => from.endsWith("target") && withoutWorkspaceCrates(saved)));
           } else if (action === "actions/upload-artifact") {
             const from = path.resolve(workspace, w.path);
             if (!existsSync(from)) throw new Error(`upload-artifact: no files were found at ${w.path}`);

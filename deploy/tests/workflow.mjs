@@ -100,6 +100,32 @@ export function shell(name) {
 }
 
 /**
+ * The variables every step on a runner has (GitHub's own, for a Linux runner),
+ * with the runner's `home` and `temp` folders and the checkout in `workspace`;
+ * and what this machine's runs keep: its trust in its network's certificates,
+ * as the runner's image has it, and under `make test CLOCK=…` the moved clock
+ * the rest of the test (its certificates, its stored objects) was made on.
+ */
+export function runnerEnv({ home, temp, workspace, sha }) {
+  return {
+    PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    HOME: home,
+    LANG: "C.UTF-8",
+    CI: "true",
+    GITHUB_ACTIONS: "true",
+    GITHUB_SHA: sha,
+    GITHUB_WORKSPACE: workspace,
+    RUNNER_TEMP: temp,
+    RUNNER_OS: "Linux",
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([k, v]) => ["NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR"].includes(k) || k.startsWith("FAKETIME") || (k === "LD_PRELOAD" && v.includes("faketime")),
+      ),
+    ),
+  };
+}
+
+/**
  * Runs `stepDef` of `jobDef` in `workspace` (the checkout, with `dist/` beside it).
  * `contexts` gives `inputs`, `vars`, `secrets` and `github` (`sha`); `extraEnv`
  * adds what the test itself needs (a stand-in's address). Resolves to
@@ -120,21 +146,12 @@ export async function runStep(jobDef, stepDef, { workspace, contexts, extraEnv =
   const stepEnv = {};
   for (const [k, v] of Object.entries({ ...(jobDef.job.env ?? {}), ...(stepDef.env ?? {}) })) stepEnv[k] = expand(v, contexts);
   const node = nodeFor(nodeVersion(jobDef));
+  const base = runnerEnv({ home, temp, workspace, sha: contexts.github?.sha ?? "0".repeat(40) });
   const env = {
-    PATH: `${node}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`,
-    HOME: home,
-    LANG: "C.UTF-8",
-    CI: "true",
-    GITHUB_ACTIONS: "true",
-    GITHUB_SHA: contexts.github?.sha ?? "0".repeat(40),
-    GITHUB_WORKSPACE: workspace,
+    ...base,
+    PATH: `${node}:${base.PATH}`,
     GITHUB_OUTPUT: files.output,
     GITHUB_STEP_SUMMARY: files.summary,
-    RUNNER_TEMP: temp,
-    RUNNER_OS: "Linux",
-    // The test's clock: under `make test CLOCK=…` the step keeps the moved clock
-    // the rest of the test (its certificates, its stored objects) was made on.
-    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("FAKETIME") || (k === "LD_PRELOAD" && process.env[k].includes("faketime")))),
     ...stepEnv,
     ...extraEnv,
   };
