@@ -87,9 +87,22 @@ async function openEditor() {
   return { page, context, errors };
 }
 
-/** The editor, signed in to the site's folder, on Home. */
-async function openHome() {
-  const { page, context, errors } = await openEditor();
+/**
+ * The editor of the tests that leave every entry saved: signed in once, then
+ * going from entry to entry in one tab, as an editor does (opening the editor
+ * costs about five times the processor time of going to an entry). `errors`
+ * are those since this call.
+ */
+let shared;
+async function sharedEditor() {
+  if (!shared) shared = await openEditor();
+  shared.errors.length = 0;
+  return shared;
+}
+
+/** The editor (`editor`, else one of its own), signed in to the site's folder, on Home. */
+async function openHome(editor) {
+  const { page, context, errors } = await (editor ?? openEditor());
   // Listed once the editor has read every entry, which takes it ten seconds of
   // processor time: on a loaded machine longer than a click's own wait.
   const home = page.getByText("Digital services and consulting for the enterprise");
@@ -172,7 +185,7 @@ test("the site's folder answers the editor alone", async () => {
 });
 
 test("editing Home's hero heading changes that one line, and the page shows it", async () => {
-  const { page, context, heading, errors } = await openHome();
+  const { page, heading, errors } = await openHome(await sharedEditor());
   assert.equal(await heading.inputValue(), "Reinvent your enterprise around a digital core");
   await heading.fill("Digital services for what comes next");
   await page.getByRole("button", { name: "Save" }).click();
@@ -191,7 +204,6 @@ test("editing Home's hero heading changes that one line, and the page shows it",
   );
   assert.match(html, /<h1[^>]*>Digital services for what comes next<\/h1>/);
   assert.deepEqual(errors, []);
-  await context.close();
 });
 
 test("the preview follows the heading as it is typed, before it is saved", async () => {
@@ -315,7 +327,7 @@ test("a required field left empty is refused at the field, and the file stays", 
 });
 
 test("an article made in the editor, with a photo, is listed, in the feed and found; deleted, it is gone", async () => {
-  const { page, context, errors } = await openEditor();
+  const { page, errors } = await sharedEditor();
   await page.getByText("Insights", { exact: true }).first().click();
   await page.getByRole("button", { name: "New" }).click();
   await page.getByRole("textbox", { name: "Title" }).fill("Edge AI on the factory floor");
@@ -387,11 +399,10 @@ test("an article made in the editor, with a photo, is listed, in the feed and fo
   );
   assert.ok(!(await (await fetch(`${server.url}/insights/`)).text()).includes("Edge AI on the factory floor"));
   assert.deepEqual(errors, []);
-  await context.close();
 });
 
 test("an event ending before it starts is saved as written, and the preview shows the build's own error at the field", async () => {
-  const { page, context } = await openEditor();
+  const { page } = await sharedEditor();
   await page.goto(`${server.url}/admin/#/collections/events/entries/ai-in-production-executive-briefing-london-2027`);
   await page.getByRole("textbox", { name: "End" }).fill("2027-02-04T07:30");
   await page.getByRole("button", { name: "Save" }).click();
@@ -419,5 +430,4 @@ test("an event ending before it starts is saved as written, and the preview show
     (text) => text === "AI in Production: Executive Briefing",
     "the event's page in the preview",
   );
-  await context.close();
 });
