@@ -10,7 +10,8 @@
 //   node bench/publish.mjs [--cases a,b,c] [--runs N] [--guard]
 //
 // Caches persist in .site/bench-publish/caches, as GitHub keeps them between
-// runs; case c starts each run from an empty store of its own. Case a's caches
+// runs, and each job runs in .site/bench-publish/runners/<job>, the same paths
+// every run, as a GitHub runner's are; case c starts each run from an empty store of its own. Case a's caches
 // are warmed first: the generator by the release binary of this checkout (`make
 // bench` builds it), kept under the key the workflow computes, as the last code
 // commit's run would have left it, and the packages by one unmeasured run. Case
@@ -40,6 +41,8 @@ const cases = option("--cases", "a").split(",");
 const runs = Number(option("--runs", "3"));
 const guard = args.includes("--guard");
 const warmStore = path.join(root, ".site", "bench-publish", "caches");
+/** Each job's runner, at the same paths in every run, as on GitHub. */
+const runners = path.join(root, ".site", "bench-publish", "runners");
 mkdirSync(warmStore, { recursive: true });
 
 const log = (line) => process.stderr.write(`${line}\n`);
@@ -103,6 +106,7 @@ async function once(label, made, store) {
     event: { name: "push", ref: "refs/heads/main", before },
     hosts,
     store,
+    runners,
     route: PAGE.route,
     words: made.words,
   });

@@ -27,6 +27,11 @@
 // A job's `container:` is this machine itself, which is what those images hold
 // (Debian 12, Rust stable, root), with the Debian packages already installed.
 // Caches live in `store` across runs, as GitHub keeps them across workflow runs.
+// A runner's folders (its home, workspace and temp) are new for each job; with
+// `runners`, each job's are at the same place in every run, as on GitHub, where a
+// job's runner always has the same paths: what Cargo compiled in one run (its
+// dependencies' build scripts name files under ~/.cargo) is then up to date in
+// the next, as it is on GitHub once rust-cache restores it.
 
 import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -139,14 +144,15 @@ function runScript(script, { env, cwd, log, shellName, timeoutMs }) {
  * `sha` for `event`:
  *   { name: "push", ref, before }  or
  *   { name: "pull_request", ref, base, head, number, fromFork }
- * with `vars` and `secrets`, caches in `store`, and `env` added to every step
+ * with `vars` and `secrets`, caches in `store`, each job's runner in
+ * `runners/<id>` when given (one run at a time), and `env` added to every step
  * of the jobs `envFor(id)` accepts (the stand-ins' addresses). A job named in
  * `pretend` (`{ id: "success" | "failure" }`) is not run: when its `if:` holds it
  * ends at once with that result, which shows which jobs a commit runs without
  * running them. Resolves to
  * `{ jobs: {id: {result, outputs, started, ended, log}}, artifacts, started }`.
  */
-export async function runWorkflow({ source, sha, file, event, vars = {}, secrets = {}, store, env = {}, envFor = () => true, pretend = {}, onJobEnd = () => {} }) {
+export async function runWorkflow({ source, sha, file, event, vars = {}, secrets = {}, store, runners, env = {}, envFor = () => true, pretend = {}, onJobEnd = () => {} }) {
   const run = mkdtempSync(path.join(tmpdir(), "site-pipeline-"));
   const artifacts = path.join(run, "artifacts");
   const caches = new Caches(store);
@@ -171,7 +177,15 @@ export async function runWorkflow({ source, sha, file, event, vars = {}, secrets
 
   /** One job, run on its own runner. */
   async function runJob(id, job, { workflow, inputs = {}, jobSecrets = secrets, needs }) {
-    const runner = mkdtempSync(path.join(run, `${id.replaceAll("/", "-")}-`));
+    const name = id.replaceAll("/", "-");
+    let runner;
+    if (runners) {
+      runner = path.join(runners, name);
+      rmSync(runner, { recursive: true, force: true });
+      mkdirSync(runner, { recursive: true });
+    } else {
+      runner = mkdtempSync(path.join(run, `${name}-`));
+    }
     const home = path.join(runner, "home");
     const temp = path.join(runner, "temp");
     const workspace = path.join(runner, "work");

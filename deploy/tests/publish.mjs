@@ -122,7 +122,7 @@ export function edit(dir, file, pattern, replacement) {
  * `{ seconds, jobs, run }`: `seconds` from the start of the first job until the
  * production address served `words` at `route` (null if it never did).
  */
-export async function publish({ repo, sha, event, hosts, store, route, words, pretend = {}, onJobEnd }) {
+export async function publish({ repo, sha, event, hosts, store, runners, route, words, pretend = {}, onJobEnd }) {
   let live = null;
   let done = false;
   let started = Date.now();
@@ -146,6 +146,7 @@ export async function publish({ repo, sha, event, hosts, store, route, words, pr
     vars: hosts.vars,
     secrets: hosts.secrets,
     store,
+    runners,
     env: hosts.env,
     envFor: hosts.envFor,
     pretend: { openings: "skipped", ...pretend },
