@@ -12,8 +12,8 @@
 // `cover` plan misses is a hole in it: either makes the script fail. The copy
 // without any defect must pass both, or the table means nothing.
 //
-// Usage: node e2e/mutations.mjs [name …]   (make mutations; SITE_BIN as for the
-// tests, and EVERY_FILE below). Each run's output is kept in .site/mutations/.
+// Usage: node e2e/mutations.mjs [name …]   (make mutations; SITE_BIN and
+// CHROMIUM as for the tests, EVERY_FILE and PLANS below). Each run's output is kept in .site/mutations/.
 // Not part of `make test`: it runs the route checks twenty times.
 
 import { spawn } from "node:child_process";
@@ -106,7 +106,9 @@ export const DEFECTS = [
   },
 ];
 
-const PLANS = ["every", "cover"];
+/** PLANS=cover runs the plan alone, such as in another browser (CHROMIUM). */
+const PLANS = (process.env.PLANS ?? "every,cover").split(",");
+if (!PLANS.length || PLANS.some((p) => !["every", "cover"].includes(p))) throw new Error(`PLANS is a list of every and cover, not ${process.env.PLANS}`);
 
 /**
  * The file of each plan's route checks. EVERY_FILE names another for the `every`
@@ -167,7 +169,7 @@ async function main() {
       rmSync(site, { recursive: true, force: true });
     }
   }
-  const cell = (r) => `${r.failed ? "**caught**" : "passed"} (${r.seconds.toFixed(0)} s)`;
+  const cell = (r) => (r ? `${r.failed ? "**caught**" : "passed"} (${r.seconds.toFixed(0)} s)` : "not run");
   console.log("\n| defect | every page fully | the plan |\n|---|---|---|");
   for (const row of rows) console.log(`| ${row.defect.what} | ${cell(row.every)} | ${cell(row.cover)} |`);
   if (wrong) {
