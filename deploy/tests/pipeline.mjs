@@ -29,9 +29,9 @@
 // Caches live in `store` across runs, as GitHub keeps them across workflow runs.
 // A runner's folders (its home, workspace and temp) are new for each job; with
 // `runners`, each job's are at the same place in every run, as on GitHub, where a
-// job's runner always has the same paths: what Cargo compiled in one run (its
-// dependencies' build scripts name files under ~/.cargo) is then up to date in
-// the next, as it is on GitHub once rust-cache restores it.
+// job's runner always has the same paths: what Cargo compiled in one run is then
+// up to date in the next, as it is on GitHub once rust-cache restores it (Cargo
+// keeps its work under the paths it compiled at).
 
 import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";

@@ -6,7 +6,7 @@
 //                                            | {"invalid": ["links[1].href: …", …]}
 //                                            | {"error": "…"}
 "use strict";
-const { relative } = require("node:path");
+const { relative, sep } = require("node:path");
 const { createInterface } = require("node:readline");
 
 let site = null;
@@ -28,11 +28,16 @@ function where(path) {
  */
 function describe(error) {
   if (!(error instanceof Error)) return String(error);
+  // The first frame in the site's own files: judged by its path within the site
+  // (the process runs in its root), so that a site that itself lies below a
+  // `node_modules` or `.site` folder keeps its places; never this process's own
+  // code (`[eval]`).
   const frame = (error.stack || "")
     .split("\n")
     .map((line) => /\(?([^()\s]+):(\d+):(\d+)\)?$/.exec(line.trim()))
-    .find((m) => m && !m[1].startsWith("node:") && !m[1].includes("/node_modules/") && !m[1].includes("/.site/"));
-  const at = frame ? ` (${relative(process.cwd(), frame[1])}:${frame[2]}:${frame[3]})` : "";
+    .map((m) => m && !m[1].startsWith("node:") && { file: relative(process.cwd(), m[1]), line: m[2], column: m[3] })
+    .find((f) => f && !f.file.startsWith("..") && !f.file.startsWith("[") && !f.file.split(sep).includes("node_modules") && f.file.split(sep)[0] !== ".site");
+  const at = frame ? ` (${frame.file}:${frame.line}:${frame.column})` : "";
   return `${error.name}: ${error.message}${at}`;
 }
 

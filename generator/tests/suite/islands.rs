@@ -181,3 +181,29 @@ fn a_bundle_that_never_finishes_fails_after_its_limit() {
         "{said}"
     );
 }
+
+/// An island that throws is named at its own line, also when the site itself lies
+/// below a folder named `.site` or `node_modules` (a checkout inside another
+/// project's work folder, as a runner's can be): only paths within the site are
+/// read as the build's own.
+#[test]
+fn an_island_that_throws_is_named_at_its_line_wherever_the_site_lies() {
+    let made = Site::islands();
+    made.write(
+        "templates/layouts/with-clock.html",
+        r#"{% extends "layouts/markdown.html" %}{% block content %}{{ super() }}{{ island("Badge", {"text": "throw"}) }}{% endblock %}"#,
+    );
+    for outer in [".site", "node_modules"] {
+        let site = Site {
+            root: made.root.with_extension("nested").join(outer).join("site"),
+        };
+        crate::common::copy_tree(&made.root, &site.root);
+        let said = site.build_err();
+        assert!(
+            said.contains("Error: Badge cannot show this text (islands/Badge.tsx:5:"),
+            "below {outer}/: {said}"
+        );
+        drop(site);
+        let _ = std::fs::remove_dir_all(made.root.with_extension("nested"));
+    }
+}
