@@ -26,11 +26,10 @@ async function eventually(read, ok, what) {
 }
 
 /**
- * Opens a new entry of the collection shown and gives it `title`. Just after it
- * opens a new entry, the editor may draw its form a second time, and what was
- * typed into the first drawing is gone with it (in a browser quick enough to
- * type within a few frames of the form's first drawing): the title is typed
- * again until the field keeps it.
+ * Opens a new entry of the collection shown and gives it `title`. The editor
+ * sets a new entry's fields from its draft a moment after it draws them, and a
+ * value typed before that is set back (a browser quick enough types within that
+ * moment; a person never does): the title is typed again until the field keeps it.
  */
 async function newEntry(page, title) {
   await page.getByRole("button", { name: "New" }).click();
