@@ -11,14 +11,14 @@
 //
 // Caches persist in .site/bench-publish/caches, as GitHub keeps them between
 // runs, and each job runs in .site/bench-publish/runners/<job>, the same paths
-// every run, as a GitHub runner's are; case c starts each run from an empty store of its own. Case a's caches
-// are warmed first: the generator by the release binary of this checkout (`make
-// bench` builds it), kept under the key the workflow computes, as the last code
-// commit's run would have left it, and the packages by one unmeasured run. Case
-// b's by what case c left when it ran just before (`--cases c,b`), else by an
-// unmeasured full run. Prints each run's seconds and its jobs' times, then JSON
-// (the last line). --guard fails when case a's
-// median is over A_BOUND seconds.
+// every run, as a GitHub runner's are; case c starts each run from an empty
+// store of its own. Case a's caches are warmed first: the generator by the
+// release binary of this checkout (`make bench` builds it), kept under the key
+// the workflow computes, as the last code commit's run would have left it, and
+// the packages by one unmeasured run. Case b's by what case c left when it ran
+// just before (`--cases c,b`), else by an unmeasured full run. Prints each run's
+// seconds and its jobs' times, then JSON (the last line). --guard fails when
+// case a's median is over A_BOUND seconds.
 
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";

@@ -13,7 +13,8 @@
 // without any defect must pass both, or the table means nothing.
 //
 // Usage: node e2e/mutations.mjs [name …]   (make mutations; SITE_BIN and
-// CHROMIUM as for the tests, EVERY_FILE and PLANS below). Each run's output is kept in .site/mutations/.
+// CHROMIUM as for the tests, EVERY_FILE and PLANS below). Each run's output is
+// kept in .site/mutations/.
 // Not part of `make test`: it runs the route checks twenty times.
 
 import { spawn } from "node:child_process";
@@ -117,19 +118,16 @@ if (!PLANS.length || PLANS.some((p) => !["every", "cover"].includes(p))) throw n
  */
 const FILES = { every: process.env.EVERY_FILE ?? "e2e/routes.test.mjs", cover: "e2e/routes.test.mjs" };
 
-/** The environment without ROUTES, which would name a file of routes to check alone. */
-function withoutRoutes(env) {
-  const { ROUTES, ...rest } = env;
-  return rest;
-}
+const { ROUTES: _, ...inherited } = process.env;
 
 /** Runs the route checks of `plan` against `site`: whether they failed, and why. */
 function routeChecks(site, plan) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--test", "--test-reporter=spec", "--test-name-pattern=^every route", FILES[plan]], {
       cwd: root,
-      // ROUTES=every is the old plan; the cover plan is the file run as make test runs it.
-      env: { ...withoutRoutes(process.env), SITE_ROOT: site, ...(plan === "every" ? { ROUTES: "every" } : {}) },
+      // ROUTES=every is the old plan; the cover plan is the file as make test runs
+      // it, without ROUTES (which would name a file of routes to check alone).
+      env: { ...inherited, SITE_ROOT: site, ...(plan === "every" ? { ROUTES: "every" } : {}) },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
