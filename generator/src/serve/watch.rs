@@ -1,16 +1,13 @@
 //! Which inputs a changed file belongs to, and the watcher that turns editor saves
 //! into rebuilds.
 
-use std::path::{Path, PathBuf};
-use std::time::Duration;
-
 use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
-use notify_debouncer_full::notify::event::{
-    AccessKind, AccessMode, CreateKind, EventKind, ModifyKind,
-};
-use notify_debouncer_full::notify::RecursiveMode;
-use notify_debouncer_full::{new_debouncer, DebounceEventResult, DebouncedEvent};
+use notify::event::{AccessKind, AccessMode, CreateKind, EventKind, ModifyKind};
+use notify::{Event, RecursiveMode, Watcher};
 
 /// What a changed file is; it decides how much of the build runs again. Every
 /// kind rebuilds through the same build, which skips what did not change: a
@@ -116,7 +113,7 @@ impl Saves {
     }
 }
 
-/// The saves of one batch of the debouncer's events, in order. A file being
+/// The saves of one burst of the watcher's events, in order. A file being
 /// written is kept in `writing` until the event that it was closed, so that a
 /// writer slowed between truncating and writing (a busy machine) makes one
 /// save, not an empty file and then a full one. Gives the saves, empty when the
@@ -124,7 +121,7 @@ impl Saves {
 /// case a writer never closes).
 fn saves_of(
     root: &Path,
-    events: &[DebouncedEvent],
+    events: &[Event],
     writing: &mut HashSet<PathBuf>,
     reports_close: bool,
 ) -> (Saves, bool) {
@@ -153,41 +150,168 @@ fn saves_of(
     (saves, began)
 }
 
-/// Watches the input folders; sends the changes and files of each debounced
-/// burst, and an empty burst when a file began to be written (for the check a
-/// moment later). The returned value must be kept alive for as long as
-/// watching should go on.
+/// A burst that never goes quiet (a process writing without pause) is still
+/// handed on once it has lasted this many debounce periods.
+const LONGEST_BURST: u32 = 20;
+
+/// Watches the input folders; sends the changes and files of each burst of
+/// events (those that come less than `debounce` apart), and an empty burst when
+/// a file began to be written (for the check a moment later). The returned value
+/// must be kept alive for as long as watching should go on.
+///
+/// The thread that gathers the bursts sleeps until an event comes: a preview
+/// left open with nothing saved costs no processor time.
 pub fn watch(
     root: &Path,
     debounce: Duration,
     send: impl Fn(Saves) + Send + 'static,
 ) -> Result<impl Drop, String> {
     let root_for_events: PathBuf = root.to_path_buf();
-    let mut writing = HashSet::new();
-    let mut debouncer = new_debouncer(debounce, None, move |result: DebounceEventResult| {
-        let Ok(events) = result else {
-            return;
-        };
-        let (saves, began) = saves_of(&root_for_events, &events, &mut writing, REPORTS_CLOSE);
-        if !saves.changes.is_empty() || began {
-            send(saves);
+    let (events, arrived) = std::sync::mpsc::channel();
+    let mut watcher = notify::recommended_watcher(move |event: notify::Result<Event>| {
+        // An error of the watcher's (an overflowed queue) says nothing of a file:
+        // the full check a moment after a write finds what it missed.
+        if let Ok(event) = event {
+            let _ = events.send(event);
         }
     })
     .map_err(|e| format!("cannot watch for changes: {e}"))?;
     for (dir, _) in WATCHED {
         let path = root.join(dir);
         if path.is_dir() {
-            debouncer
+            watcher
                 .watch(&path, RecursiveMode::Recursive)
                 .map_err(|e| format!("cannot watch {}: {e}", path.display()))?;
         }
     }
-    Ok(debouncer)
+    std::thread::Builder::new()
+        .name("site watch".into())
+        .spawn(move || {
+            let mut writing = HashSet::new();
+            bursts(&arrived, debounce, debounce * LONGEST_BURST, |burst| {
+                let (saves, began) =
+                    saves_of(&root_for_events, &burst, &mut writing, REPORTS_CLOSE);
+                if !saves.changes.is_empty() || began {
+                    send(saves);
+                }
+            });
+        })
+        .map_err(|e| format!("cannot watch for changes: {e}"))?;
+    // Dropping the watcher closes the channel, which ends the thread.
+    Ok(watcher)
+}
+
+/// Hands each burst of `arrived` to `handle`: a burst begins with the first
+/// item after a quiet time and ends when nothing more comes for `quiet`, or when
+/// it has lasted `longest`. Blocks until an item comes, so waiting costs
+/// nothing; returns once the sending side is gone (after handing on what came).
+fn bursts<T>(
+    arrived: &Receiver<T>,
+    quiet: Duration,
+    longest: Duration,
+    mut handle: impl FnMut(Vec<T>),
+) {
+    while let Ok(first) = arrived.recv() {
+        let began = Instant::now();
+        let mut burst = vec![first];
+        let mut open = true;
+        loop {
+            let left = longest.saturating_sub(began.elapsed());
+            if left.is_zero() {
+                break;
+            }
+            match arrived.recv_timeout(quiet.min(left)) {
+                Ok(item) => burst.push(item),
+                Err(RecvTimeoutError::Timeout) => break,
+                Err(RecvTimeoutError::Disconnected) => {
+                    open = false;
+                    break;
+                }
+            }
+        }
+        handle(burst);
+        if !open {
+            return;
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn items_that_come_together_are_one_burst_and_the_end_of_the_sender_ends_it() {
+        let (send, arrived) = std::sync::mpsc::channel();
+        for n in 1..=3 {
+            send.send(n).unwrap();
+        }
+        drop(send);
+        let mut seen = Vec::new();
+        // A quiet time no test waits out: only the closed channel ends the burst.
+        bursts(
+            &arrived,
+            Duration::from_secs(3600),
+            Duration::from_secs(3600),
+            |b| seen.push(b),
+        );
+        assert_eq!(seen, [vec![1, 2, 3]]);
+    }
+
+    #[test]
+    fn a_burst_ends_after_a_quiet_time() {
+        let (send, arrived) = std::sync::mpsc::channel();
+        let sender = std::thread::spawn(move || {
+            send.send("first save").unwrap();
+            // Far longer than the quiet time below, however busy the machine.
+            std::thread::sleep(Duration::from_millis(300));
+            send.send("second save").unwrap();
+        });
+        let mut seen = Vec::new();
+        bursts(
+            &arrived,
+            Duration::from_millis(5),
+            Duration::from_secs(3600),
+            |b| seen.push(b),
+        );
+        sender.join().unwrap();
+        assert_eq!(seen, [vec!["first save"], vec!["second save"]]);
+    }
+
+    #[test]
+    fn events_that_never_pause_are_handed_on_in_bursts_of_bounded_length() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::sync::Arc;
+        let handed = Arc::new(AtomicBool::new(false));
+        let (send, arrived) = std::sync::mpsc::channel();
+        let seen = handed.clone();
+        let sender = std::thread::spawn(move || {
+            // A writer that never pauses as long as the quiet time below, until a
+            // burst is handed on: only the longest burst's bound can end one
+            // while it writes. Gives whether it saw that before its deadline.
+            let until = Instant::now() + Duration::from_secs(60);
+            while Instant::now() < until {
+                if seen.load(Ordering::SeqCst) {
+                    return true;
+                }
+                send.send(()).unwrap();
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            false
+        });
+        bursts(
+            &arrived,
+            Duration::from_secs(3600),
+            Duration::from_millis(50),
+            |_| {
+                handed.store(true, Ordering::SeqCst);
+            },
+        );
+        assert!(
+            sender.join().unwrap(),
+            "no burst was handed on while events kept coming"
+        );
+    }
 
     #[test]
     fn classifies_changes_by_folder() {
@@ -203,7 +327,7 @@ mod tests {
 
     #[test]
     fn reads_and_metadata_changes_start_no_build() {
-        use notify_debouncer_full::notify::event::{DataChange, MetadataKind};
+        use notify::event::{DataChange, MetadataKind};
         let m = |kind| meaning(&kind, true);
         assert_eq!(m(EventKind::Access(AccessKind::Any)), Meaning::Nothing);
         assert_eq!(
@@ -226,14 +350,13 @@ mod tests {
         );
     }
 
-    fn event(kind: EventKind, path: &str) -> DebouncedEvent {
-        let event = notify_debouncer_full::notify::Event::new(kind).add_path(PathBuf::from(path));
-        DebouncedEvent::new(event, std::time::Instant::now())
+    fn event(kind: EventKind, path: &str) -> Event {
+        Event::new(kind).add_path(PathBuf::from(path))
     }
 
     #[test]
     fn a_file_written_slowly_is_saved_once_when_it_is_closed() {
-        use notify_debouncer_full::notify::event::DataChange;
+        use notify::event::DataChange;
         let root = Path::new("/site");
         let page = "/site/content/pages/index.yaml";
         let write = EventKind::Modify(ModifyKind::Data(DataChange::Any));
@@ -255,7 +378,7 @@ mod tests {
 
     #[test]
     fn a_new_file_is_saved_when_closed_and_a_rename_or_removal_at_once() {
-        use notify_debouncer_full::notify::event::{RemoveKind, RenameMode};
+        use notify::event::{RemoveKind, RenameMode};
         let root = Path::new("/site");
         let mut writing = HashSet::new();
         let created = EventKind::Create(CreateKind::File);
