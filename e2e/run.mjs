@@ -53,7 +53,7 @@ function runFiles(list, concurrency) {
 
 await Promise.all([runFiles(files, Number(jobs)), runFiles(beside, 1)]);
 const rows = took.sort((a, b) => b[1] - a[1]);
-process.stdout.write("\nEach file's time, longest first:\n");
+process.stdout.write(`\nEach file's time, longest first${beside.length ? " (beside: run one at a time beside the others, as files that mostly wait)" : ""}:\n`);
 for (const [file, seconds] of rows) process.stdout.write(`  ${seconds.toFixed(0).padStart(4)} s  ${file}${beside.includes(file) ? " (beside)" : ""}\n`);
 if (failed.length) process.stdout.write(`\nWhat failed:\n${failed.join("\n")}\n`);
 browser.close();
