@@ -260,22 +260,33 @@ mod tests {
 
     #[test]
     fn a_burst_ends_after_a_quiet_time() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::sync::Arc;
+        let handed = Arc::new(AtomicBool::new(false));
         let (send, arrived) = std::sync::mpsc::channel();
+        let seen = handed.clone();
         let sender = std::thread::spawn(move || {
             send.send("first save").unwrap();
-            // Far longer than the quiet time below, however busy the machine.
-            std::thread::sleep(Duration::from_millis(300));
+            // The second save waits until the first burst is handed on, which
+            // only the quiet time can do while this sender lives.
+            let until = Instant::now() + Duration::from_secs(60);
+            while !seen.load(Ordering::SeqCst) && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(1));
+            }
             send.send("second save").unwrap();
         });
-        let mut seen = Vec::new();
+        let mut bursts_seen = Vec::new();
         bursts(
             &arrived,
             Duration::from_millis(5),
             Duration::from_secs(3600),
-            |b| seen.push(b),
+            |b| {
+                bursts_seen.push(b);
+                handed.store(true, Ordering::SeqCst);
+            },
         );
         sender.join().unwrap();
-        assert_eq!(seen, [vec!["first save"], vec!["second save"]]);
+        assert_eq!(bursts_seen, [vec!["first save"], vec!["second save"]]);
     }
 
     #[test]
