@@ -169,8 +169,7 @@ pub fn watch(
     let root_for_events: PathBuf = root.to_path_buf();
     let (events, arrived) = std::sync::mpsc::channel();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<Event>| {
-        // An error of the watcher's (an overflowed queue) says nothing of a file:
-        // the full check a moment after a write finds what it missed.
+        // An error of the watcher's names no file to build: it is dropped.
         if let Ok(event) = event {
             let _ = events.send(event);
         }
