@@ -25,7 +25,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
-import { freePort, withoutFaketime } from "./support.mjs";
+import { exitOf, freePort, listeningOnFreePort, withoutFaketime } from "./support.mjs";
 
 const DEFAULT_CACHE = "public, max-age=0, must-revalidate";
 
@@ -197,7 +197,6 @@ async function answering(url, child, ms, why) {
 /** Starts nginx serving `dist` as `host` does; resolves to `{ url, stop, log }`. */
 export async function startHost(dist, host) {
   const dir = mkdtempSync(path.join(tmpdir(), "site-nginx-"));
-  const port = await freePort();
   const brotli = "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so";
   const profile = HOSTS[host];
   const server = profile
@@ -207,7 +206,7 @@ export async function startHost(dist, host) {
   brotli_static on;
   gzip on;
   gzip_types text/css application/javascript image/svg+xml application/xml text/xml text/plain;`;
-  const conf = `
+  const config = (port) => `
 ${userInfo().uid === 0 ? "user root;" : ""}
 ${existsSync(brotli) ? `load_module ${brotli};` : ""}
 worker_processes 1;
@@ -231,14 +230,21 @@ ${server}
   }
 }
 `;
-  writeFileSync(path.join(dir, "nginx.conf"), conf);
-  const child = spawn("/usr/sbin/nginx", ["-c", path.join(dir, "nginx.conf"), "-p", dir], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
-  child.stderr.on("data", (d) => (stderr += d));
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const url = `http://127.0.0.1:${port}`;
   const log = () => stderr + (existsSync(path.join(dir, "error.log")) ? readFileSync(path.join(dir, "error.log"), "utf8") : "");
-  await answering(url, child, 10_000, () => `nginx did not start for ${host}:\n${log()}\n${conf}`);
+  const { port, child } = await listeningOnFreePort(
+    (port) => {
+      writeFileSync(path.join(dir, "nginx.conf"), config(port));
+      stderr = "";
+      const child = spawn("/usr/sbin/nginx", ["-c", path.join(dir, "nginx.conf"), "-p", dir], { stdio: ["ignore", "ignore", "pipe"] });
+      child.stderr.on("data", (d) => (stderr += d));
+      return child;
+    },
+    { ms: 10_000, why: () => `nginx did not start for ${host}:\n${log()}\n${readFileSync(path.join(dir, "nginx.conf"), "utf8")}` },
+  );
+  const exited = exitOf(child);
+  const url = `http://127.0.0.1:${port}`;
+  await answering(url, child, 10_000, () => `nginx did not answer for ${host}:\n${log()}`);
   return {
     url,
     log,
@@ -260,21 +266,27 @@ const WRANGLER = path.resolve(import.meta.dirname, "..", "deploy", "node_modules
  */
 export async function startWorkerd(dist) {
   const dir = mkdtempSync(path.join(tmpdir(), "site-workerd-"));
-  const port = await freePort();
-  // Its DevTools port too: left to wrangler, two started at once (tests run side
-  // by side) may both take the same one, and the second fails.
-  const inspector = await freePort();
-  const child = spawn(
-    WRANGLER,
-    ["pages", "dev", dist, "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector), "--compatibility-date", "2026-10-01", "--log-level", "warn"],
-    { cwd: dir, env: { ...withoutFaketime(), CI: "1", HOME: dir, WRANGLER_SEND_METRICS: "false" }, stdio: ["ignore", "pipe", "pipe"] },
-  );
   let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
-  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const { port, child } = await listeningOnFreePort(
+    async (port) => {
+      // Its DevTools port too: left to wrangler, two started at once (tests run
+      // side by side) may both take the same one, and the second fails.
+      const inspector = await freePort();
+      output = "";
+      const child = spawn(
+        WRANGLER,
+        ["pages", "dev", dist, "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector), "--compatibility-date", "2026-10-01", "--log-level", "warn"],
+        { cwd: dir, env: { ...withoutFaketime(), CI: "1", HOME: dir, WRANGLER_SEND_METRICS: "false" }, stdio: ["ignore", "pipe", "pipe"] },
+      );
+      child.stdout.on("data", (d) => (output += d));
+      child.stderr.on("data", (d) => (output += d));
+      return child;
+    },
+    { ms: 30_000, why: () => `wrangler pages dev did not start:\n${output}` },
+  );
+  const exited = exitOf(child);
   const url = `http://127.0.0.1:${port}`;
-  await answering(url, child, 30_000, () => `wrangler pages dev did not start:\n${output}`);
+  await answering(url, child, 30_000, () => `wrangler pages dev did not answer:\n${output}`);
   return {
     url,
     log: () => output,

@@ -9,14 +9,15 @@
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { crawl, describe as describeFailures, servedPaths, sitemapPagesIn } from "../deploy/crawl.mjs";
 import { HOSTS, parseHeaders, startHost, startWorkerd } from "./hosts.mjs";
-import { BUILD_CLOCK } from "./support.mjs";
+import { BUILD_CLOCK, exitOf, freePort, listenerOf, listeningOnFreePort } from "./support.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = path.resolve(root, process.env.SITE_BIN ?? "target/debug/site");
@@ -284,5 +285,31 @@ test("the crawl reports a link that the host would answer with a redirect", asyn
   } finally {
     await server.stop();
     rmSync(dist, { recursive: true, force: true });
+  }
+});
+
+test("a server whose free port another process took before it could listen starts on another", async () => {
+  // The port's thief answers every request, as a test's own server would.
+  const thief = http.createServer((_, res) => res.end("not the host"));
+  await new Promise((resolve) => thief.listen(0, "127.0.0.1", resolve));
+  const taken = thief.address().port;
+  const free = await freePort();
+  const started = [];
+  const serve = (port) => {
+    const child = spawn(process.execPath, ["-e", `require("node:http").createServer((_, res) => res.end("the host")).listen(${port}, "127.0.0.1")`], { stdio: "ignore" });
+    started.push(child);
+    return child;
+  };
+  try {
+    const { port, child } = await listeningOnFreePort(serve, { ms: 10_000, why: () => "the server did not start", ports: [taken, free] });
+    assert.equal(port, free);
+    assert.equal(listenerOf(taken, child.pid), "theirs");
+    assert.equal(await (await fetch(`http://127.0.0.1:${port}/`)).text(), "the host");
+    assert.equal(started.length, 2);
+    assert.notEqual(started[0].exitCode ?? started[0].signalCode, null, "the first try is stopped");
+  } finally {
+    for (const child of started) child.kill("SIGKILL");
+    await Promise.all(started.map(exitOf));
+    await new Promise((resolve) => thief.close(resolve));
   }
 });

@@ -17,7 +17,7 @@ import path from "node:path";
 import { formsIn, messagesProblem } from "../deploy/check-messages.mjs";
 import { columnsOf, insert, select } from "../supabase/tests/postgrest.mjs";
 import { startPostgres, supabaseLike } from "../supabase/tests/postgres.mjs";
-import { axeViolations, copySite, fillContactForm, freePort, hydrated, launchBrowser, openPage, startServer, WIDTHS } from "./support.mjs";
+import { axeViolations, copySite, fillContactForm, hydrated, launchBrowser, openPage, startServer, WIDTHS } from "./support.mjs";
 
 const KEY = "test-anon-key";
 const TABLE = "contact_messages";
@@ -72,7 +72,8 @@ function forward(req, res, body, lose = false) {
   else req.pipe(upstream);
 }
 
-async function startGateway(port) {
+/** The gateway, listening on a port of its own; it forwards to `server` once that has started. */
+async function startGateway() {
   const gatewayServer = http.createServer(async (req, res) => {
     // Each answer closes its connection: a browser resends a request by itself
     // when a connection it reused closes before any answer (Chromium does), and
@@ -100,14 +101,16 @@ async function startGateway(port) {
     res.writeHead(answer.status, { ...cors, "content-type": "application/json; charset=utf-8" });
     res.end(answer.body ? JSON.stringify(answer.body) : "");
   });
-  await new Promise((resolve) => gatewayServer.listen(port, "127.0.0.1", resolve));
+  await new Promise((resolve) => gatewayServer.listen(0, "127.0.0.1", resolve));
   return gatewayServer;
 }
 
 before(async () => {
   postgres = await startPostgres();
   db = await postgres.client();
-  const port = await freePort();
+  const gatewayServer = await startGateway();
+  const { port } = gatewayServer.address();
+  gateway = { server: gatewayServer, url: `http://127.0.0.1:${port}` };
   // The form's images are stored behind the gateway, which stands for the project.
   await supabaseLike(db, { projectUrl: `http://127.0.0.1:${port}` });
   const migrations = path.join(root, "supabase/migrations");
@@ -127,7 +130,6 @@ before(async () => {
   );
   // Behind the gateway, which reports the sender as Supabase's does.
   server = await startServer({ siteRoot: site, args: ["--trust-proxy"] });
-  gateway = { server: await startGateway(port), url: `http://127.0.0.1:${port}` };
   browser = await launchBrowser();
 });
 

@@ -4,7 +4,7 @@
 
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import { open } from "node:fs/promises";
@@ -59,6 +59,95 @@ export function freePort() {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * Who listens on 127.0.0.1:`port`, from the kernel's own tables: "ours" when the
+ * process `pid` or one of its descendants does (wrangler's workerd is its
+ * child), "theirs" when only another process does, "none" when nothing does.
+ */
+export function listenerOf(port, pid) {
+  const local = `:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+  const listening = new Set();
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    const rows = existsSync(table) ? readFileSync(table, "utf8").split("\n").slice(1) : [];
+    for (const row of rows) {
+      const [, address, , state, , , , , , inode] = row.trim().split(/\s+/);
+      // 0A is LISTEN.
+      if (address?.endsWith(local) && state === "0A") listening.add(inode);
+    }
+  }
+  if (listening.size === 0) return "none";
+  const holds = (p) => socketsOf(p).some((inode) => listening.has(inode)) || childrenOf(p).some(holds);
+  return holds(pid) ? "ours" : "theirs";
+}
+
+/** What a process read from /proc says, or nothing once it has exited. */
+function procList(read) {
+  try {
+    return read();
+  } catch {
+    return [];
+  }
+}
+
+function childrenOf(pid) {
+  return procList(() =>
+    readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      procList(() => readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" ").filter(Boolean).map(Number)),
+    ),
+  );
+}
+
+function socketsOf(pid) {
+  return procList(() =>
+    readdirSync(`/proc/${pid}/fd`).flatMap((fd) => procList(() => [readlinkSync(`/proc/${pid}/fd/${fd}`)])),
+  ).flatMap((link) => /^socket:\[(\d+)\]$/.exec(link)?.slice(1) ?? []);
+}
+
+/**
+ * Starts a server on a free port: `start(port)` spawns it, and this waits, at
+ * most `ms`, until that process itself listens there. A port from freePort is
+ * free only when asked: another server can take it before this one binds it,
+ * and a check that the port merely answers would then talk to that server. So
+ * the listener is read from the kernel, and a port another process took is
+ * given up for a fresh one (five tries). Resolves to `{ port, child }`; `ports`
+ * replaces freePort (for the test of this very case).
+ */
+export async function listeningOnFreePort(start, { ms, why, ports = null }) {
+  for (let attempt = 1; ; attempt++) {
+    const port = ports ? ports[attempt - 1] : await freePort();
+    const child = await start(port);
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const listener = listenerOf(port, child.pid);
+      if (listener === "ours") return { port, child };
+      const lastTry = attempt === 5 || (ports && attempt === ports.length);
+      if (listener === "theirs" && !lastTry) {
+        await stopped(child);
+        break;
+      }
+      if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
+        await stopped(child, "SIGKILL");
+        const taken = listener === "theirs" ? `\n(another process listens on 127.0.0.1:${port})` : "";
+        throw new Error(why() + taken);
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+}
+
+/** Resolves once `child` has exited, at once if it has. */
+export function exitOf(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once("exit", resolve));
+}
+
+/** Stops `child` (SIGTERM unless told) and resolves once it has exited. */
+function stopped(child, signal = "SIGTERM") {
+  const exited = exitOf(child);
+  if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  return exited;
 }
 
 /**

@@ -4,10 +4,9 @@
 
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
-import { freePort } from "../../e2e/support.mjs";
+import { exitOf, listeningOnFreePort } from "../../e2e/support.mjs";
 
 export const SSHD = "/usr/sbin/sshd";
 
@@ -22,42 +21,38 @@ export async function startSshServer() {
   keygen(path.join(dir, "host_key"));
   keygen(path.join(dir, "client_key"));
   writeFileSync(path.join(dir, "authorized_keys"), readFileSync(path.join(dir, "client_key.pub")));
-  const port = await freePort();
   // sshd's privilege separation needs this folder, which its service usually makes.
   mkdirSync("/run/sshd", { recursive: true, mode: 0o755 });
-  writeFileSync(
-    path.join(dir, "sshd_config"),
-    [
-      `Port ${port}`,
-      "ListenAddress 127.0.0.1",
-      `HostKey ${path.join(dir, "host_key")}`,
-      `AuthorizedKeysFile ${path.join(dir, "authorized_keys")}`,
-      `PidFile ${path.join(dir, "sshd.pid")}`,
-      "PermitRootLogin prohibit-password",
-      "PasswordAuthentication no",
-      "KbdInteractiveAuthentication no",
-      "UsePAM no",
-      "StrictModes no",
-      "LogLevel VERBOSE",
-    ].join("\n") + "\n",
-  );
-  const child = spawn(SSHD, ["-D", "-e", "-f", path.join(dir, "sshd_config")], { stdio: ["ignore", "ignore", "pipe"] });
+  const config = (port) =>
+    writeFileSync(
+      path.join(dir, "sshd_config"),
+      [
+        `Port ${port}`,
+        "ListenAddress 127.0.0.1",
+        `HostKey ${path.join(dir, "host_key")}`,
+        `AuthorizedKeysFile ${path.join(dir, "authorized_keys")}`,
+        `PidFile ${path.join(dir, "sshd.pid")}`,
+        "PermitRootLogin prohibit-password",
+        "PasswordAuthentication no",
+        "KbdInteractiveAuthentication no",
+        "UsePAM no",
+        "StrictModes no",
+        "LogLevel VERBOSE",
+      ].join("\n") + "\n",
+    );
   let log = "";
-  child.stderr.on("data", (d) => (log += d));
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const open = await new Promise((resolve) => {
-      const s = net.connect(port, "127.0.0.1", () => (s.end(), resolve(true)));
-      s.on("error", () => resolve(false));
-    });
-    if (open) break;
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`sshd did not start:\n${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  // Listening is ready: sshd accepts connections once it listens.
+  const { port, child } = await listeningOnFreePort(
+    (port) => {
+      config(port);
+      log = "";
+      const child = spawn(SSHD, ["-D", "-e", "-f", path.join(dir, "sshd_config")], { stdio: ["ignore", "ignore", "pipe"] });
+      child.stderr.on("data", (d) => (log += d));
+      return child;
+    },
+    { ms: 10_000, why: () => `sshd did not start:\n${log}` },
+  );
+  const exited = exitOf(child);
   const hostKey = readFileSync(path.join(dir, "host_key.pub"), "utf8").split(" ").slice(0, 2).join(" ");
   return {
     port,

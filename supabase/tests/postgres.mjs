@@ -8,7 +8,7 @@ import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync }
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { freePort } from "../../e2e/support.mjs";
+import { exitOf, listeningOnFreePort } from "../../e2e/support.mjs";
 
 /** The folder of the newest installed server's programs (initdb, postgres). */
 function binaries() {
@@ -44,18 +44,28 @@ export async function startPostgres() {
   const [initdb, initArgs] = command(path.join(bin, "initdb"), ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync"]);
   execFileSync(initdb, initArgs, { stdio: "pipe" });
 
-  const port = await freePort();
-  const [postgres, args] = command(path.join(bin, "postgres"), [
-    "-D", data, "-p", String(port), "-k", dir,
-    "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "full_page_writes=off",
-    // The messages' retention job is a pg_cron job, as on Supabase.
-    "-c", "shared_preload_libraries=pg_cron", "-c", "cron.database_name=postgres",
-    "-c", "max_connections=200",
-  ]);
-  const server = spawn(postgres, args, { stdio: ["ignore", "ignore", "pipe"] });
   let log = "";
-  server.stderr.on("data", (d) => (log += d));
-  const exited = new Promise((resolve) => server.once("exit", resolve));
+  // On a port another process holds, a connection could reach another test's server.
+  const { port, child: server } = await listeningOnFreePort(
+    (port) => {
+      const [postgres, args] = command(path.join(bin, "postgres"), [
+        "-D", data, "-p", String(port), "-k", dir,
+        "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "full_page_writes=off",
+        // The messages' retention job is a pg_cron job, as on Supabase.
+        "-c", "shared_preload_libraries=pg_cron", "-c", "cron.database_name=postgres",
+        "-c", "max_connections=200",
+      ]);
+      log = "";
+      const server = spawn(postgres, args, { stdio: ["ignore", "ignore", "pipe"] });
+      server.stderr.on("data", (d) => (log += d));
+      return server;
+    },
+    { ms: 30_000, why: () => `PostgreSQL did not start:\n${log}` },
+  ).catch((error) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
+  const exited = exitOf(server);
 
   const connect = async () => {
     const client = new pg.Client({ host: "127.0.0.1", port, user: "postgres", database: "postgres" });
