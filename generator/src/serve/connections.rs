@@ -11,7 +11,7 @@ use axum::Router;
 use hyper::body::Incoming;
 use hyper::Request;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpSocket};
 use tokio::sync::Semaphore;
 use tower_service::Service;
 
@@ -31,6 +31,37 @@ pub fn max_connections() -> usize {
 /// How long a client may take to send a request's headers (and how long an idle
 /// kept-alive connection waits for its next request).
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Connections the kernel completes and queues before the server accepts them.
+/// A burst (a page's pictures and scripts, a thousand sends at once) waits here
+/// instead of having its connections refused and tried again a second, three,
+/// seven seconds later, as past the 128 that `TcpListener::bind` asks for. The
+/// kernel caps it at `net.core.somaxconn`.
+pub const BACKLOG: u32 = 4096;
+
+/// A listener on `addr` (`host:port`; port 0 for any free one) with [`BACKLOG`].
+pub async fn listen(addr: &str) -> std::io::Result<TcpListener> {
+    let mut last = None;
+    for address in tokio::net::lookup_host(addr).await? {
+        let socket = if address.is_ipv4() {
+            TcpSocket::new_v4()?
+        } else {
+            TcpSocket::new_v6()?
+        };
+        // As `TcpListener::bind` does: a restarted server can take its port again at once.
+        socket.set_reuseaddr(true)?;
+        match socket.bind(address).and_then(|()| socket.listen(BACKLOG)) {
+            Ok(listener) => return Ok(listener),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "the address names no host",
+        )
+    }))
+}
 
 /// Serves `app` on `listener` until `shutdown` completes.
 pub async fn serve(
@@ -93,4 +124,28 @@ fn transient(e: &std::io::Error) -> bool {
         e.kind(),
         ConnectionAborted | ConnectionReset | Interrupted | WouldBlock
     ) || matches!(e.raw_os_error(), Some(23 | 24)) // ENFILE, EMFILE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::TcpStream;
+
+    /// Six hundred clients connecting at once to a server still busy with others
+    /// all get a connection, queued until it accepts them.
+    #[tokio::test]
+    async fn a_burst_of_connections_waits_in_the_queue() {
+        let listener = listen("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let connected = tokio::task::spawn_blocking(move || {
+            (0..600)
+                .map(|_| TcpStream::connect_timeout(&address, Duration::from_secs(1)))
+                .take_while(Result::is_ok)
+                .count()
+        })
+        .await
+        .unwrap();
+        assert_eq!(connected, 600);
+        drop(listener);
+    }
 }

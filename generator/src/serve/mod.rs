@@ -158,7 +158,7 @@ where
     let root = build_options.root.clone();
     runtime.block_on(async move {
         let addr = format!("{host}:{port}");
-        let listener = tokio::net::TcpListener::bind(&addr)
+        let listener = connections::listen(&addr)
             .await
             .map_err(|e| Error::Listen(addr.clone(), e))?;
         let local: SocketAddr = listener.local_addr().map_err(|e| Error::Listen(addr, e))?;
