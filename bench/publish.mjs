@@ -52,7 +52,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) 
  * Keeps this checkout's release binary under the key site.yml's `generator`
  * step computes for `sha` of `repo`, unless an entry has it already.
  */
-function keepGenerator(repo, sha, store) {
+async function keepGenerator(repo, sha, store) {
   const binary = path.join(root, "target", "release", "site");
   if (!existsSync(binary)) throw new Error("no target/release/site: run cargo build --release first");
   const checkout = mkdtempSync(path.join(tmpdir(), "site-key-"));
@@ -62,7 +62,7 @@ function keepGenerator(repo, sha, store) {
     const { job } = workflowJob("site.yml", "content");
     const version = execFileSync("bash", ["-c", "rustc --version | cut -d' ' -f2"], { encoding: "utf8" }).trim();
     const key = expandString(job.steps.find((s) => s.id === "generator").with.key, { runner: { os: "Linux" }, steps: { rustc: { outputs: { version } } } }, { status: { ok: true }, workspace: checkout });
-    new Caches(store).save(key, [binary]);
+    await new Caches(store).save(key, [binary]);
   } finally {
     rmSync(checkout, { recursive: true, force: true });
   }
@@ -127,7 +127,7 @@ try {
     const samples = [];
     if (c === "a") {
       const first = contentCommit();
-      keepGenerator(repo, first.sha, warmStore);
+      await keepGenerator(repo, first.sha, warmStore);
       await once("a, warming the caches", first, warmStore);
       for (let i = 0; i < runs; i++) samples.push(await once("a", contentCommit(), warmStore));
     } else if (c === "b") {

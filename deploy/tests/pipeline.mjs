@@ -33,20 +33,27 @@
 // up to date in the next, as it is on GitHub once rust-cache restores it (Cargo
 // keeps its work under the paths it compiled at).
 
-import { execFileSync, spawn } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cp, mkdir, rename, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import YAML from "yaml";
 import { condition, expand, expandString, hashFiles } from "./expressions.mjs";
 import { nodeFor, parseOutputs, runnerEnv, shell } from "./workflow.mjs";
 
+// What a runner does with files (caches, checkouts, artifacts) is done without
+// blocking: every job runs in this one process, and on GitHub a job's copying
+// holds up no other job, each being on a runner of its own.
+const execute = promisify(execFile);
+
 /** Copies `from` to `to` (a folder's contents, or a file), replacing `to`. */
-function copy(from, to) {
-  rmSync(to, { recursive: true, force: true });
-  mkdirSync(path.dirname(to), { recursive: true });
-  execFileSync("cp", ["-a", from, to]);
+async function copy(from, to) {
+  await rm(to, { recursive: true, force: true });
+  await mkdir(path.dirname(to), { recursive: true });
+  await execute("cp", ["-a", from, to]);
 }
 
 /** The cache store: `store/<key>/<n>` for each path of an entry, newest entry last. */
@@ -59,7 +66,7 @@ export class Caches {
     return path.join(this.dir, createHash("sha256").update(key).digest("hex").slice(0, 32));
   }
   /** Restores `paths` from `key`, else the newest entry whose key starts with one of `prefixes`; the key restored, or null. */
-  restore(key, prefixes, paths) {
+  async restore(key, prefixes, paths) {
     let found = existsSync(this.#folder(key)) ? key : null;
     if (!found) {
       const entries = readdirSync(this.dir)
@@ -74,29 +81,29 @@ export class Caches {
       }
     }
     if (!found) return null;
-    paths.forEach((p, i) => {
+    for (const [i, p] of paths.entries()) {
       const saved = path.join(this.#folder(found), String(i));
-      if (existsSync(saved)) copy(saved, p);
-    });
+      if (existsSync(saved)) await copy(saved, p);
+    }
     return found;
   }
   has(key) {
     return existsSync(this.#folder(key));
   }
   /** Saves `paths` (those that exist) under `key`, unless an entry has it already (caches are immutable). */
-  save(key, paths, prepare = (p) => p) {
+  async save(key, paths, prepare = (p) => p) {
     const folder = this.#folder(key);
     if (existsSync(folder)) return;
     const partial = `${folder}.saving`;
-    mkdirSync(partial, { recursive: true });
-    paths.forEach((p, i) => {
+    await mkdir(partial, { recursive: true });
+    for (const [i, p] of paths.entries()) {
       if (existsSync(p)) {
-        copy(p, path.join(partial, String(i)));
+        await copy(p, path.join(partial, String(i)));
         prepare(path.join(partial, String(i)), p);
       }
-    });
+    }
     writeFileSync(path.join(partial, "key.json"), JSON.stringify({ key, saved: Date.now() }));
-    execFileSync("mv", [partial, folder]);
+    await rename(partial, folder);
   }
 }
 
@@ -181,7 +188,7 @@ export async function runWorkflow({ source, sha, file, event, vars = {}, secrets
     let runner;
     if (runners) {
       runner = path.join(runners, name);
-      rmSync(runner, { recursive: true, force: true });
+      await rm(runner, { recursive: true, force: true });
       mkdirSync(runner, { recursive: true });
     } else {
       runner = mkdtempSync(path.join(run, `${name}-`));
@@ -206,8 +213,8 @@ export async function runWorkflow({ source, sha, file, event, vars = {}, secrets
      * job's end, after a job that succeeded without an exact hit. The key
      * restored, or null.
      */
-    const cached = (key, prefixes, paths, prepare) => {
-      const restored = caches.restore(key, prefixes, paths);
+    const cached = async (key, prefixes, paths, prepare) => {
+      const restored = await caches.restore(key, prefixes, paths);
       post.push(() => restored === key || !status.ok || caches.save(key, paths, prepare));
       return restored;
     };
@@ -243,10 +250,10 @@ export async function runWorkflow({ source, sha, file, event, vars = {}, secrets
           const action = s.uses.split("@")[0];
           if (action === "actions/checkout") {
             const depth = Number(w["fetch-depth"] ?? 1);
-            execFileSync("git", ["init", "-q", workspace]);
+            await execute("git", ["init", "-q", workspace]);
             const fetch = ["-C", workspace, "fetch", "-q", "--no-tags", "--upload-pack", "git -c uploadpack.allowAnySHA1InWant=true upload-pack"];
-            execFileSync("git", [...fetch, ...(depth > 0 ? [`--depth=${depth}`] : []), `file://${source}`, sha]);
-            execFileSync("git", ["-C", workspace, "checkout", "-q", "--detach", sha]);
+            await execute("git", [...fetch, ...(depth > 0 ? [`--depth=${depth}`] : []), `file://${source}`, sha]);
+            await execute("git", ["-C", workspace, "checkout", "-q", "--detach", sha]);
           } else if (action === "actions/setup-node") {
             const version = String(w["node-version"] ?? readFileSync(path.join(workspace, w["node-version-file"]), "utf8")).trim().replace(/^v/, "");
             extraPath.unshift(nodeFor(version));
@@ -254,29 +261,29 @@ export async function runWorkflow({ source, sha, file, event, vars = {}, secrets
               const lockfiles = String(w["cache-dependency-path"] ?? "package-lock.json").split("\n").map((l) => l.trim()).filter(Boolean);
               const key = `node-cache-Linux-x64-npm-${hashFiles(workspace, lockfiles)}`;
               const npm = [path.join(home, ".npm")];
-              cached(key, [], npm);
+              await cached(key, [], npm);
             }
           } else if (action === "actions/cache") {
             const paths = String(w.path).split("\n").map((l) => l.trim()).filter(Boolean).map((p) => path.resolve(workspace, p));
             const prefixes = String(w["restore-keys"] ?? "").split("\n").map((l) => l.trim()).filter(Boolean);
-            outputs["cache-hit"] = String(cached(w.key, prefixes, paths) === w.key);
+            outputs["cache-hit"] = String((await cached(w.key, prefixes, paths)) === w.key);
           } else if (action === "Swatinem/rust-cache") {
-            const rustc = execFileSync(path.join(cargoBin, "rustc"), ["-vV"], { encoding: "utf8", env: { ...process.env, RUSTUP_HOME: baseEnv.RUSTUP_HOME } });
+            const { stdout: rustc } = await execute(path.join(cargoBin, "rustc"), ["-vV"], { encoding: "utf8", env: { ...process.env, RUSTUP_HOME: baseEnv.RUSTUP_HOME } });
             const hash = createHash("sha256").update(rustc).update(hashFiles(workspace, ["**/Cargo.toml", "**/Cargo.lock"])).digest("hex").slice(0, 20);
             const key = `v0-rust-${id}-Linux-x64-${hash}`;
             const paths = [path.join(home, ".cargo", "registry"), path.join(workspace, "target")];
-            const hit = cached(key, [`v0-rust-${id}-Linux-x64-`], paths, (saved, from) => from.endsWith("target") && withoutWorkspaceCrates(saved));
+            const hit = await cached(key, [`v0-rust-${id}-Linux-x64-`], paths, (saved, from) => from.endsWith("target") && withoutWorkspaceCrates(saved));
             outputs["cache-hit"] = String(hit === key);
           } else if (action === "actions/upload-artifact") {
             const from = path.resolve(workspace, w.path);
             if (!existsSync(from)) throw new Error(`upload-artifact: no files were found at ${w.path}`);
             const to = path.join(artifacts, w.name, statSync(from).isDirectory() ? "" : path.basename(from));
             mkdirSync(path.join(artifacts, w.name), { recursive: true });
-            cpSync(from, to, { recursive: true });
+            await cp(from, to, { recursive: true });
           } else if (action === "actions/download-artifact") {
             const from = path.join(artifacts, w.name);
             if (!existsSync(from)) throw new Error(`download-artifact: no artifact named ${w.name}`);
-            cpSync(from, path.resolve(workspace, w.path ?? "."), { recursive: true });
+            await cp(from, path.resolve(workspace, w.path ?? "."), { recursive: true });
           } else {
             throw new Error(`no stand-in for the action ${s.uses}`);
           }
@@ -311,7 +318,7 @@ export async function runWorkflow({ source, sha, file, event, vars = {}, secrets
       if (s.id) steps[s.id] = { outputs, outcome: ok ? "success" : "failure", conclusion: ok ? "success" : "failure" };
       if (!ok) status.ok = false;
     }
-    for (const save of post.reverse()) save();
+    for (const save of post.reverse()) await save();
     const outputs = Object.fromEntries(Object.entries(job.outputs ?? {}).map(([k, v]) => [k, expandString(v, contexts(), scope)]));
     return { result: status.ok ? "success" : "failure", outputs, log };
   }
