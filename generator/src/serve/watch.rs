@@ -238,6 +238,8 @@ fn bursts<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
 
     #[test]
     fn items_that_come_together_are_one_burst_and_the_end_of_the_sender_ends_it() {
@@ -259,8 +261,6 @@ mod tests {
 
     #[test]
     fn a_burst_ends_after_a_quiet_time() {
-        use std::sync::atomic::{AtomicBool, Ordering};
-        use std::sync::Arc;
         let handed = Arc::new(AtomicBool::new(false));
         let (send, arrived) = std::sync::mpsc::channel();
         let seen = handed.clone();
@@ -290,8 +290,6 @@ mod tests {
 
     #[test]
     fn events_that_never_pause_are_handed_on_in_bursts_of_bounded_length() {
-        use std::sync::atomic::{AtomicBool, Ordering};
-        use std::sync::Arc;
         let handed = Arc::new(AtomicBool::new(false));
         let (send, arrived) = std::sync::mpsc::channel();
         let seen = handed.clone();
