@@ -168,7 +168,7 @@ test("the editor's configuration, generated from the models, is valid for the ed
   const ajv = new Ajv({ allErrors: true, strict: false });
   addFormats(ajv);
   const validate = ajv.compile(schema);
-  const config = await (await fetch(`${server.url}/admin/config.yml`)).json();
+  const config = await (await fetch(`${server.url}/admin/config.json`)).json();
   assert.ok(validate(config), JSON.stringify(validate.errors?.slice(0, 5), null, 1));
   assert.deepEqual(
     config.collections.map((c) => c.name),

@@ -65,7 +65,7 @@ async function fieldDefaults(): Promise<Record<string, unknown>> {
       Object.values(value).forEach(walk);
     }
   };
-  walk(await (await fetch("/admin/config.yml", { cache: "no-store" })).json());
+  walk(await (await fetch("/admin/config.json", { cache: "no-store" })).json());
   return found;
 }
 

@@ -1,4 +1,5 @@
-//! The editor's configuration (Sveltia CMS reads Decap CMS's `config.yml`),
+//! The editor's configuration (Decap CMS's `config.yml`, which Sveltia CMS reads as
+//! `admin/config.json`),
 //! derived from the same JSON Schemas the build checks content against, so the
 //! editor offers every field the models have and refuses what they refuse.
 //! This file lays out the collections (one per kind of content file); each

@@ -20,9 +20,9 @@ fn site_with_editor() -> Site {
 fn the_editor_links_to_the_base_url_the_build_was_given() {
     let site = site_with_editor();
     site.build_ok();
-    let config = site.read("dist/admin/config.yml");
+    let config = site.read("dist/admin/config.json");
     assert!(
-        config.contains(r#""site_url": "https://fixture.example""#),
+        config.contains(r#""site_url":"https://fixture.example""#),
         "site.yaml's base_url: {config}"
     );
 
@@ -31,9 +31,9 @@ fn the_editor_links_to_the_base_url_the_build_was_given() {
     let mut options = site.options();
     options.base_url = Some("https://staging.fixture.example".into());
     site.build_ok_with(&options);
-    let config = site.read("dist/admin/config.yml");
+    let config = site.read("dist/admin/config.json");
     assert!(
-        config.contains(r#""site_url": "https://staging.fixture.example""#),
+        config.contains(r#""site_url":"https://staging.fixture.example""#),
         "the command line's base_url: {config}"
     );
 }
