@@ -107,7 +107,7 @@ describe("search", () => {
     const { page, context, problems } = await openPage(browser, 1280);
     const live = await liveEvents(copy.url);
     try {
-      // The rebuild indexes the pages it wrote before it tells open pages to reload.
+      // The first search after the rebuild's reload indexes the pages it wrote.
       const reloaded = live.next();
       appendFileSync(path.join(copy.root, "content/pages/accessibility.md"), "\nOur new Quokkaville studio opens in spring.\n");
       assert.equal(await reloaded, "reload");

@@ -108,6 +108,9 @@ pub struct Report {
     /// Each language's 404 page (`/404.html`, `/de/404.html`), for `site
     /// serve` to answer a missing address as the host does.
     pub not_found: Vec<String>,
+    /// `site serve`'s search index, which it makes when a page asks for it
+    /// (`site build` has made it already).
+    pub search: Option<crate::output::search::Job>,
     /// Every job posting and until when it takes applications, closed ones too
     /// (for `site serve`'s applications table).
     pub openings: Vec<crate::content::openings::Opening>,
@@ -215,6 +218,7 @@ pub fn build_in(options: &Options, session: &mut Session) -> Result<Report, Vec<
         redirects: published.redirects,
         not_found,
         openings,
+        search: written.search,
     })
 }
 

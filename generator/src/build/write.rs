@@ -32,6 +32,8 @@ pub(super) struct Written {
     pub(super) written: usize,
     pub(super) rules: Vec<Rule>,
     pub(super) ssr: ssr::Stats,
+    /// `site serve`'s search index, made when a page asks for it.
+    pub(super) search: Option<output::search::Job>,
 }
 
 /// Collects every file of the output, then writes what is not written yet: into
@@ -100,11 +102,21 @@ pub(super) fn write(
     };
     let limit = content.config.timeouts.index_limit();
     let search_cache = root.join(".site").join("search");
-    // The index is made from the pages as written, before they are served.
-    let finish = |site: &Path| match &indexer {
-        Some(indexer) => Ok(output::search::index(indexer, site, &search_cache, limit)?),
-        None => Ok(()),
+    // `site build` makes the index from the pages as written, before they are
+    // swapped in; `site serve` when a page first asks for it (`search::Deferred`).
+    let finish = |site: &Path| match (&indexer, serving) {
+        (Some(indexer), false) => Ok(output::search::index(indexer, site, &search_cache, limit)?),
+        _ => Ok(()),
     };
+    let search = indexer
+        .clone()
+        .filter(|_| serving)
+        .map(|indexer| output::search::Job {
+            indexer,
+            site: options.out.clone(),
+            cache: search_cache.clone(),
+            limit,
+        });
     let written = match (&mut session.written, staging) {
         (Some(written), _) => output::update(&options.out, &files, written, &finish),
         (None, Some(staging)) => staging.commit(&files, &finish).map(|_| count),
@@ -122,6 +134,7 @@ pub(super) fn write(
         written,
         rules: settings.rules.clone(),
         ssr,
+        search,
     })
 }
 

@@ -6,9 +6,14 @@
 //! site does not use, are left out. An index is kept under `.site/search/` by the
 //! hash of the pages it was made from, so a build whose pages did not change
 //! links that copy instead of running Pagefind again.
+//!
+//! `site serve` makes it when a page first asks for it after the pages changed
+//! ([`Deferred`]), not on every save: a save's reload waits for no indexer, and
+//! saves that no one searches between cost no index.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// Where the index is served from.
@@ -77,6 +82,65 @@ pub fn index(indexer: &Path, site: &Path, cache: &Path, limit: Duration) -> Resu
         let _ = std::fs::remove_dir_all(&staged);
     }
     result
+}
+
+/// What an index is made with: the indexer, the site's pages, the kept copy's
+/// folder and the time it may take.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub indexer: PathBuf,
+    pub site: PathBuf,
+    pub cache: PathBuf,
+    pub limit: Duration,
+}
+
+impl Job {
+    pub fn run(&self) -> Result<(), Error> {
+        index(&self.indexer, &self.site, &self.cache, self.limit)
+    }
+}
+
+/// `site serve`'s index: made when a request for it finds the pages changed
+/// since the last one was made, while the requests wait. A failure is told to
+/// every request until the pages change again, not tried again on each.
+#[derive(Debug, Default)]
+pub struct Deferred(Mutex<State>);
+
+#[derive(Debug, Default)]
+enum State {
+    /// Nothing to index (no search), or the index is of the pages as they are.
+    #[default]
+    Current,
+    Pending(Job),
+    Failed(String),
+}
+
+impl Deferred {
+    /// The pages were written again: the next request makes the index.
+    pub fn pages_changed(&self, job: Job) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = State::Pending(job);
+    }
+
+    /// Makes the index if the pages changed since it was made; the reason it
+    /// could not be made otherwise.
+    pub fn make(&self) -> Result<(), String> {
+        let mut state = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        match &*state {
+            State::Current => Ok(()),
+            State::Failed(why) => Err(why.clone()),
+            State::Pending(job) => match job.run() {
+                Ok(()) => {
+                    *state = State::Current;
+                    Ok(())
+                }
+                Err(e) => {
+                    let why = e.to_string();
+                    *state = State::Failed(why.clone());
+                    Err(why)
+                }
+            },
+        }
+    }
 }
 
 /// A hash of every page of `site` (path and bytes) and of the indexer.

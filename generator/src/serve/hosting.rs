@@ -20,6 +20,7 @@ use crate::content::publishing::Moved;
 use crate::content::site::Host;
 use crate::output::headers::{self, Rule};
 use crate::output::hosts::HostOutput;
+use crate::output::search;
 use crate::serve::live;
 
 /// Compressed bodies by (ETag, encoding), so each version is compressed once.
@@ -36,6 +37,9 @@ pub struct Files {
     /// Whether HTML gets the live-reload script.
     pub live: bool,
     compressed: CompressedCache,
+    /// The search index, made when a page first asks for it after a build
+    /// wrote pages.
+    pub search: search::Deferred,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -62,6 +66,7 @@ impl Files {
             not_found: RwLock::new(Vec::new()),
             live,
             compressed: Mutex::new(HashMap::new()),
+            search: search::Deferred::default(),
         }
     }
 
@@ -233,6 +238,15 @@ pub async fn serve(
     let Some(path) = decode_path(uri.path()) else {
         return (StatusCode::BAD_REQUEST, "Bad request").into_response();
     };
+    if path.starts_with(&format!("/{}/", search::FOLDER)) {
+        let shared = files.clone();
+        let made = tokio::task::spawn_blocking(move || shared.search.make())
+            .await
+            .unwrap_or_else(|e| Err(e.to_string()));
+        if let Err(why) = made {
+            return (StatusCode::INTERNAL_SERVER_ERROR, why).into_response();
+        }
+    }
     let (host, _) = files
         .served
         .read()

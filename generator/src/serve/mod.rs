@@ -274,6 +274,9 @@ fn build(
                 &report.redirects,
                 &report.not_found,
             );
+            if let Some(job) = report.search.clone().filter(|_| report.files_written > 0) {
+                served.files.search.pages_changed(job);
+            }
             on_event(Event::Built(&report));
             Some(Outcome::Built {
                 wrote: report.files_written > 0,

@@ -406,3 +406,95 @@ fn an_events_calendar_is_written_again_only_when_the_event_changes() {
         "stamped when serving began"
     );
 }
+
+/// The plain fixture with search on: its main content indexed.
+fn searchable() -> Site {
+    let site = Site::plain();
+    let mut config = site.read("content/site.yaml");
+    config.push_str("search: true\n");
+    site.write("content/site.yaml", &config);
+    site.write(
+        "templates/base.html",
+        &site
+            .read("templates/base.html")
+            .replace("<main", "<main data-pagefind-body"),
+    );
+    site
+}
+
+#[test]
+fn serve_makes_the_search_index_when_it_is_asked_for_not_on_each_save() {
+    use site::output::search::Deferred;
+    let site = searchable();
+    let mut session = Session::serving();
+    let first = rebuild(&site, &mut session);
+    assert!(
+        !site.path("dist/pagefind").exists(),
+        "a save's reload waits for no indexer"
+    );
+    let index = Deferred::default();
+    index.make().unwrap();
+    assert!(
+        !site.path("dist/pagefind").exists(),
+        "nothing to make before a build hands its pages over"
+    );
+    index.pages_changed(
+        first
+            .search
+            .expect("a site with search hands its index over"),
+    );
+    index.make().unwrap();
+    let entry = site.read("dist/pagefind/pagefind-entry.json");
+    let made = std::fs::metadata(site.path("dist/pagefind/pagefind-entry.json"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    index.make().unwrap();
+    assert_eq!(
+        std::fs::metadata(site.path("dist/pagefind/pagefind-entry.json"))
+            .unwrap()
+            .modified()
+            .unwrap(),
+        made,
+        "asked again with no new pages, it is not made again"
+    );
+
+    site.edit(
+        "content/pages/news/first.md",
+        "The first.",
+        "The first, about quokkas.",
+    );
+    let saved = rebuild(&site, &mut session);
+    index.pages_changed(saved.search.unwrap());
+    assert_eq!(
+        site.read("dist/pagefind/pagefind-entry.json"),
+        entry,
+        "the save alone indexes nothing"
+    );
+    index.make().unwrap();
+    assert_ne!(
+        site.read("dist/pagefind/pagefind-entry.json"),
+        entry,
+        "the next request indexes the saved words"
+    );
+}
+
+#[test]
+fn an_index_that_cannot_be_made_says_why_until_the_pages_change() {
+    use site::output::search::{Deferred, Job};
+    let site = searchable();
+    let mut session = Session::serving();
+    let job = rebuild(&site, &mut session).search.unwrap();
+    let index = Deferred::default();
+    index.pages_changed(Job {
+        indexer: "/bin/false".into(),
+        ..job.clone()
+    });
+    let why = index.make().unwrap_err();
+    assert!(why.contains("the search indexer failed"), "{why}");
+    // Told again without running the indexer once more.
+    assert_eq!(index.make().unwrap_err(), why);
+    index.pages_changed(job);
+    index.make().unwrap();
+    assert!(site.path("dist/pagefind/pagefind.js").is_file());
+}
