@@ -165,13 +165,15 @@ content-checks: setup chromium $(if $(filter $(DEBUG_SITE),$(SITE_BIN)),debug-bu
 	@# commit's templates, islands and styles (a content change leaves those as
 	@# they were), built by the same binary at the same depth below node_modules/,
 	@# so that the islands' bundles, named by a hash of their sources' paths, are
-	@# the same in both. The pictures' caches are keyed by content: both start
-	@# from the project's.
+	@# the same in both: HEAD's build takes BASE's bundle and server renders from
+	@# their caches. The pictures' caches are keyed by content: both start from
+	@# the project's.
 	for commit in $(BASE) HEAD; do \
 	  dir=$(CHANGE)/$$([ $$commit = HEAD ] && echo head || echo parent); \
 	  mkdir -p $$dir/.site && git archive $$commit content public | tar -x -C $$dir && \
 	  cp -R templates islands styles $$dir/ && \
 	  for d in images social; do [ ! -d .site/$$d ] || cp -R .site/$$d $$dir/.site/; done && \
+	  for d in bundle cache; do [ $$commit != HEAD ] || [ ! -d $(CHANGE)/parent/.site/$$d ] || cp -R $(CHANGE)/parent/.site/$$d $$dir/.site/; done && \
 	  $(FAKETIME) $(SITE_BIN) build --root $$dir --out $$dir.dist >/dev/null || exit 1; \
 	done
 	node deploy/changes.mjs pages $(BASE) HEAD $(CHANGE)/parent.dist $(CHANGE)/head.dist > $(CHANGE)/routes

@@ -4,6 +4,7 @@
 // long each file ran, longest first, to keep that order honest. The files share
 // one Chromium (a launch costs most of a second of processor time, once for each
 // file that uses a browser): each connects to it (support.mjs's launchBrowser).
+// The files' copies of the site start from one build's bundle (seedCopies).
 // The failures are told again after the times, each with its error's first
 // lines, so that the end of a long log says why, not only what.
 //
@@ -14,7 +15,7 @@
 
 import { run } from "node:test";
 import { spec } from "node:test/reporters";
-import { launchBrowserServer } from "./support.mjs";
+import { launchBrowserServer, seedCopies } from "./support.mjs";
 
 const [jobs, ...rest] = process.argv.slice(2);
 const split = rest.indexOf("--");
@@ -24,6 +25,9 @@ if (!(Number(jobs) >= 1) || files.length + beside.length === 0) {
   console.error("usage: node e2e/run.mjs <jobs> <file>... [-- <file>...]");
   process.exit(2);
 }
+// What the files' copies of the site start from: one build's bundle and server
+// renders, instead of each copy's first build making them again.
+seedCopies();
 const browser = await launchBrowserServer();
 process.env.E2E_BROWSER = browser.wsEndpoint();
 

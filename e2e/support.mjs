@@ -2,9 +2,9 @@
 // Debian's Chromium through playwright-core, and record every console error,
 // page error (where React reports hydration mismatches) and failed request.
 
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createRequire } from "node:module";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import { open } from "node:fs/promises";
@@ -167,7 +167,43 @@ export function copySite() {
     const from = path.join(root, ".site", cache);
     if (existsSync(from)) cpSync(from, path.join(copy, ".site", cache), { recursive: true });
   }
+  // The bundle and server renders of a copy built before (`seedCopies`), at the
+  // same depth below node_modules/ as this one, so keyed the same: a copy's first
+  // build takes them from its cache while the islands and styles are the same.
+  for (const cache of ["bundle", "cache"]) {
+    const from = path.join(SEED, cache);
+    if (existsSync(from)) cpSync(from, path.join(copy, ".site", cache), { recursive: true });
+  }
   return copy;
+}
+
+/** Where `seedCopies` keeps what every copy of the site starts from. */
+const SEED = path.join(root, ".site", "e2e-sites", "seed");
+
+/**
+ * Builds one copy of the site and keeps its bundle and server renders for the
+ * copies made after (`copySite`): each copy's `site serve` then starts without
+ * running esbuild and Node's server render again. e2e/run.mjs calls it once
+ * before the files it runs; a file run alone starts from the last seed, or
+ * without one, which costs time only.
+ */
+export function seedCopies() {
+  rmSync(SEED, { recursive: true, force: true });
+  const copy = copySite();
+  const out = mkdtempSync(path.join(tmpdir(), "site-seed-"));
+  try {
+    const bin = path.resolve(root, process.env.SITE_BIN ?? "target/debug/site");
+    execFileSync(bin, ["build", "--root", copy, "--out", out], { stdio: "ignore", env: { ...process.env, ...BUILD_CLOCK } });
+    const made = mkdtempSync(path.join(path.dirname(SEED), "seed-"));
+    for (const cache of ["bundle", "cache"]) {
+      const from = path.join(copy, ".site", cache);
+      if (existsSync(from)) renameSync(from, path.join(made, cache));
+    }
+    renameSync(made, SEED);
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+    rmSync(out, { recursive: true, force: true });
+  }
 }
 
 /**

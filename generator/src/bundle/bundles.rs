@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::esbuild::{self, Bundler, Kind, Spec};
 use super::part_folders::{
-    island_name, prepare_out, prune, scan, server_entry, write_if_changed, Inputs,
+    island_name, path_between, prepare_out, prune, scan, server_entry, write_if_changed, Inputs,
 };
 use super::toolchain::Toolchain;
 use super::{io, Bundle, Error, Islands, Part, RUNTIME, SERVER};
@@ -74,7 +74,7 @@ impl Bundles {
         }
         if want_styles || want_islands {
             self.tools(root)?;
-            let lock = self.lock_hash();
+            let lock = self.lock_hash(root);
             let mut specs = Vec::new();
             let mut pending = Pending::default();
             if want_styles {
@@ -125,14 +125,20 @@ impl Bundles {
         })
     }
 
-    /// A hash of what the bundle depends on besides the site's files: the options
-    /// and the installed packages.
-    fn lock_hash(&self) -> String {
+    /// A hash of what the bundle depends on besides the site's files: the options,
+    /// the installed packages, and where they are from the root. esbuild names
+    /// and comments its outputs by each module's path from the root, so a site
+    /// whose packages are at the same place from it (moved, or a copy at the same
+    /// depth) gets the same bundle, and its cache serves as it is.
+    fn lock_hash(&self, root: &Path) -> String {
         let Some(tools) = &self.tools else {
             return String::new();
         };
         let mut h = blake3::Hasher::new();
         h.update(esbuild::OPTIONS_VERSION.as_bytes());
+        // As esbuild resolves them: through links, to the real folders.
+        let real = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+        h.update(path_between(&real(root), &real(&tools.node_modules)).as_bytes());
         for file in [
             "../package-lock.json",
             "esbuild/package.json",

@@ -30,6 +30,18 @@ pub(super) fn write_if_changed(path: &Path, text: &str) -> Result<(), Error> {
     std::fs::write(path, text).map_err(io(path))
 }
 
+/// The path that leads from the folder `from` to `to`, both absolute:
+/// `/a/site` to `/a/node_modules` is `../node_modules`.
+pub(super) fn path_between(from: &Path, to: &Path) -> String {
+    let (from, to): (Vec<_>, Vec<_>) = (from.components().collect(), to.components().collect());
+    let shared = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let up = std::iter::repeat_n("..".to_string(), from.len() - shared);
+    let down = to[shared..]
+        .iter()
+        .map(|c| c.as_os_str().to_string_lossy().to_string());
+    up.chain(down).collect::<Vec<_>>().join("/")
+}
+
 /// `islands/Header.tsx` → `Header`.
 pub(super) fn island_name(rel: &str) -> &str {
     rel.rsplit('/')
@@ -48,7 +60,6 @@ pub(super) fn scan(
 ) -> Result<Inputs, Error> {
     let mut hasher = blake3::Hasher::new();
     hasher.update(lock.as_bytes());
-    hasher.update(root.to_string_lossy().as_bytes());
     let base = root.join(dir);
     let mut names = Vec::new();
     for e in walkdir::WalkDir::new(&base).sort_by_file_name() {
@@ -110,4 +121,25 @@ pub(super) fn server_entry(root: &Path, islands: &[String]) -> String {
         table.join(", ")
     ));
     src
+}
+
+#[cfg(test)]
+mod tests {
+    use super::path_between;
+    use std::path::Path;
+
+    #[test]
+    fn the_path_between_two_folders_goes_up_to_what_they_share_then_down() {
+        let between = |a: &str, b: &str| path_between(Path::new(a), Path::new(b));
+        assert_eq!(between("/p", "/p/node_modules"), "node_modules");
+        assert_eq!(
+            between("/p/.site/e2e-sites/site-a", "/p/node_modules"),
+            "../../../node_modules"
+        );
+        assert_eq!(
+            between("/work/site", "/work/tools/node_modules"),
+            "../tools/node_modules"
+        );
+        assert_eq!(between("/p", "/p"), "");
+    }
 }
