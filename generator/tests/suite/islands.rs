@@ -58,6 +58,39 @@ fn islands_are_rendered_at_build_time_and_hydrate_from_their_own_chunks() {
 }
 
 #[test]
+fn a_site_moved_with_its_caches_keeps_its_bundle_at_the_same_depth_only() {
+    let site = Site::islands();
+    assert!(site.build_ok().bundle_rebuilt);
+    let page = site.read("dist/badge/index.html");
+    let name = site.root.file_name().unwrap().to_string_lossy().to_string();
+
+    // Renamed beside where it was, `.site/` with it: node_modules/ is where it
+    // was from the root, so esbuild would make the same bundle.
+    let moved = Site {
+        root: site.root.with_file_name(format!("{name}-moved")),
+    };
+    std::fs::rename(&site.root, &moved.root).unwrap();
+    std::mem::forget(site);
+    let report = moved.build_ok();
+    assert!(!report.bundle_rebuilt, "the bundle comes from its cache");
+    assert_eq!(report.ssr.rendered, 0, "and every render from the memo");
+    assert_eq!(moved.read("dist/badge/index.html"), page);
+
+    // One folder deeper, esbuild names its outputs by other paths: bundled again.
+    let deeper = Site {
+        root: moved
+            .root
+            .with_file_name(format!("{name}-deeper"))
+            .join("site"),
+    };
+    std::fs::create_dir_all(deeper.root.parent().unwrap()).unwrap();
+    std::fs::rename(&moved.root, &deeper.root).unwrap();
+    std::mem::forget(moved);
+    assert!(deeper.build_ok().bundle_rebuilt);
+    let _ = std::fs::remove_dir_all(deeper.root.parent().unwrap());
+}
+
+#[test]
 fn esbuild_runs_only_for_the_part_that_changed() {
     let site = Site::islands();
     assert!(site.build_ok().bundle_rebuilt);
