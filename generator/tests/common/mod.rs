@@ -63,6 +63,21 @@ impl Site {
         Site::new(&["plain"])
     }
 
+    /// The plain site with search on: its main content indexed by Pagefind.
+    pub fn searchable() -> Site {
+        let site = Site::plain();
+        let mut config = site.read("content/site.yaml");
+        config.push_str("search: true\n");
+        site.write("content/site.yaml", &config);
+        site.write(
+            "templates/base.html",
+            &site
+                .read("templates/base.html")
+                .replace("<main", "<main data-pagefind-body"),
+        );
+        site
+    }
+
     /// The plain site with two islands and a stylesheet.
     pub fn islands() -> Site {
         Site::new(&["plain", "islands"])

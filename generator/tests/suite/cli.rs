@@ -83,16 +83,7 @@ fn an_unknown_host_is_refused_with_the_known_ones() {
 
 #[test]
 fn a_search_index_is_built_with_the_site_and_its_failure_fails_the_build() {
-    let site = Site::plain();
-    let mut config = site.read("content/site.yaml");
-    config.push_str("search: true\n");
-    site.write("content/site.yaml", &config);
-    site.write(
-        "templates/base.html",
-        &site
-            .read("templates/base.html")
-            .replace("<main", "<main data-pagefind-body"),
-    );
+    let site = Site::searchable();
     let built = site.cli(&["build"]);
     assert!(
         built.status.success(),

@@ -407,25 +407,10 @@ fn an_events_calendar_is_written_again_only_when_the_event_changes() {
     );
 }
 
-/// The plain fixture with search on: its main content indexed.
-fn searchable() -> Site {
-    let site = Site::plain();
-    let mut config = site.read("content/site.yaml");
-    config.push_str("search: true\n");
-    site.write("content/site.yaml", &config);
-    site.write(
-        "templates/base.html",
-        &site
-            .read("templates/base.html")
-            .replace("<main", "<main data-pagefind-body"),
-    );
-    site
-}
-
 #[test]
 fn serve_makes_the_search_index_when_it_is_asked_for_not_on_each_save() {
     use site::output::search::Deferred;
-    let site = searchable();
+    let site = Site::searchable();
     let mut session = Session::serving();
     let first = rebuild(&site, &mut session);
     assert!(
@@ -482,7 +467,7 @@ fn serve_makes_the_search_index_when_it_is_asked_for_not_on_each_save() {
 #[test]
 fn an_index_that_cannot_be_made_says_why_until_the_pages_change() {
     use site::output::search::{Deferred, Job};
-    let site = searchable();
+    let site = Site::searchable();
     let mut session = Session::serving();
     let job = rebuild(&site, &mut session).search.unwrap();
     let index = Deferred::default();
