@@ -238,7 +238,10 @@ pub async fn serve(
     let Some(path) = decode_path(uri.path()) else {
         return (StatusCode::BAD_REQUEST, "Bad request").into_response();
     };
-    if path.starts_with(&format!("/{}/", search::FOLDER)) {
+    let under_index = path[1..]
+        .strip_prefix(search::FOLDER)
+        .is_some_and(|rest| rest.starts_with('/'));
+    if under_index {
         let shared = files.clone();
         let made = tokio::task::spawn_blocking(move || shared.search.make())
             .await

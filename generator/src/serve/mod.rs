@@ -274,8 +274,8 @@ fn build(
                 &report.redirects,
                 &report.not_found,
             );
-            if let Some(job) = report.search.clone().filter(|_| report.files_written > 0) {
-                served.files.search.pages_changed(job);
+            if let (Some(job), true) = (&report.search, report.files_written > 0) {
+                served.files.search.pages_changed(job.clone());
             }
             on_event(Event::Built(&report));
             Some(Outcome::Built {
