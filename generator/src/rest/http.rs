@@ -143,12 +143,18 @@ async fn table(
     let body = match axum::body::to_bytes(body, BODY_LIMIT).await {
         Ok(bytes) => bytes,
         Err(_) => {
-            return Error::pgrst(
+            let mut response = Error::pgrst(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 "PGRST413",
                 format!("The request body is larger than {BODY_LIMIT} bytes"),
             )
-            .into_response()
+            .into_response();
+            // The rest of the body is left unread, so the connection ends with
+            // this answer: said, so that no client sends its next request on it.
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            return response;
         }
     };
     let answer = (|| {
