@@ -15,7 +15,7 @@
 // the pages as a visitor gets them (`site serve --no-live-reload`: no live
 // reload script, and no panel of the build's warnings, which are the preview's).
 
-import { axeViolations, hydrated, WIDTHS } from "./support.mjs";
+import { axeInEachPage, axeViolations, hydrated, WIDTHS } from "./support.mjs";
 
 /** axe-core's rule that depends on the styles alone, not on the words: colour contrast. */
 const STYLE_RULES = ["color-contrast"];
@@ -82,6 +82,7 @@ export async function checkPage({ page, problems }, url, { full }) {
   const found = [];
   const widths = [...WIDTHS].reverse();
   if (page.viewportSize()?.width !== widths[0]) await page.setViewportSize({ width: widths[0], height: 800 });
+  await axeInEachPage(page);
   problems.length = 0;
   await page.goto(url);
   // The cheap checks measure where things are, not their colours: no need to
