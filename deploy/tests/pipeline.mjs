@@ -18,6 +18,7 @@
 //                              whose key starts with a `restore-keys` line), its
 //                              `cache-hit` output, and saved after a job that
 //                              succeeded without an exact hit
+//   actions/cache/restore      restored as actions/cache restores, never saved
 //   Swatinem/rust-cache        ~/.cargo's registry and target/, saved as that
 //                              action saves them: without the workspace's own
 //                              crate and the incremental files
@@ -263,10 +264,11 @@ export async function runWorkflow({ source, sha, file, event, vars = {}, secrets
               const npm = [path.join(home, ".npm")];
               await cached(key, [], npm);
             }
-          } else if (action === "actions/cache") {
+          } else if (action === "actions/cache" || action === "actions/cache/restore") {
             const paths = String(w.path).split("\n").map((l) => l.trim()).filter(Boolean).map((p) => path.resolve(workspace, p));
             const prefixes = String(w["restore-keys"] ?? "").split("\n").map((l) => l.trim()).filter(Boolean);
-            outputs["cache-hit"] = String((await cached(w.key, prefixes, paths)) === w.key);
+            const restored = action === "actions/cache" ? await cached(w.key, prefixes, paths) : await caches.restore(w.key, prefixes, paths);
+            outputs["cache-hit"] = String(restored === w.key);
           } else if (action === "Swatinem/rust-cache") {
             const { stdout: rustc } = await execute(path.join(cargoBin, "rustc"), ["-vV"], { encoding: "utf8", env: { ...process.env, RUSTUP_HOME: baseEnv.RUSTUP_HOME } });
             const hash = createHash("sha256").update(rustc).update(hashFiles(workspace, ["**/Cargo.toml", "**/Cargo.lock"])).digest("hex").slice(0, 20);

@@ -148,3 +148,35 @@ describe("the generator kept between runs", () => {
     assert.ok(included >= 6, `found ${included} includes`);
   });
 });
+
+describe("the packages kept between runs", () => {
+  /** Every cache step of the workflows that keeps `folder`, with its job. */
+  const keeping = (folder) =>
+    ["site.yml", "deploy-cloudflare-pages.yml", "deploy-netlify.yml", "deploy-github-pages.yml", "deploy-nginx.yml"].flatMap((file) =>
+      Object.keys(workflowJob(file).workflow.jobs).flatMap((id) =>
+        (workflowJob(file, id).job.steps ?? [])
+          .filter((s) => /^actions\/cache(\/restore)?@/.test(s.uses ?? "") && s.with.path === folder)
+          .map((s) => ({ at: `${file} ${id}`, step: s })),
+      ),
+    );
+
+  for (const [folder, installedFrom, jobs] of [
+    ["node_modules", ["package.json", "package-lock.json", ".node-version", "patches/**"], ["site.yml test", "site.yml content", "site.yml build"]],
+    ["deploy/node_modules", ["deploy/package-lock.json", ".node-version"], ["site.yml test", "deploy-cloudflare-pages.yml deploy"]],
+  ]) {
+    test(`${folder} is kept under one key, of what it is installed from, by ${jobs.join(", ")}`, () => {
+      const steps = keeping(folder);
+      for (const job of jobs) assert.ok(steps.some((s) => s.at === job), `${job} keeps ${folder}`);
+      assert.deepEqual([...new Set(steps.map((s) => s.step.with.key))].length, 1, steps.map((s) => `${s.at}: ${s.step.with.key}`).join("\n"));
+      const patterns = [...steps[0].step.with.key.matchAll(/'([^']+)'/g)].map((m) => m[1]);
+      assert.deepEqual(patterns.toSorted(), installedFrom.toSorted());
+    });
+  }
+
+  test("make test's job only restores them, so that what its tests leave in node_modules/ is kept for no other job", () => {
+    for (const folder of ["node_modules", "deploy/node_modules"]) {
+      const step = keeping(folder).find((s) => s.at === "site.yml test").step;
+      assert.match(step.uses, /^actions\/cache\/restore@/);
+    }
+  });
+});
