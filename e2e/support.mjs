@@ -597,7 +597,7 @@ async function evaluateSource(page, source) {
   if (exceptionDetails) throw new Error(`a script failed in the page: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
 }
 
-const axeInEveryPage = new WeakSet();
+const tabsWithAxe = new WeakSet();
 
 /**
  * Puts axe-core in every page `page` loads from now on, before the page's own
@@ -605,8 +605,8 @@ const axeInEveryPage = new WeakSet();
  * then crosses the protocol once, not once a page.
  */
 export async function axeInEachPage(page) {
-  if (axeInEveryPage.has(page)) return;
-  axeInEveryPage.add(page);
+  if (tabsWithAxe.has(page)) return;
+  tabsWithAxe.add(page);
   await page.addInitScript(AXE_SOURCE);
 }
 
