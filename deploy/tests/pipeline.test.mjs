@@ -153,8 +153,8 @@ describe("the packages kept between runs", () => {
   /** Every cache step of the workflows that keeps `folder`, with its job. */
   const keeping = (folder) =>
     ["site.yml", "deploy-cloudflare-pages.yml", "deploy-netlify.yml", "deploy-github-pages.yml", "deploy-nginx.yml"].flatMap((file) =>
-      Object.keys(workflowJob(file).workflow.jobs).flatMap((id) =>
-        (workflowJob(file, id).job.steps ?? [])
+      Object.entries(workflowJob(file).workflow.jobs).flatMap(([id, job]) =>
+        (job.steps ?? [])
           .filter((s) => /^actions\/cache(\/restore)?@/.test(s.uses ?? "") && s.with.path === folder)
           .map((s) => ({ at: `${file} ${id}`, step: s })),
       ),
@@ -167,7 +167,7 @@ describe("the packages kept between runs", () => {
     test(`${folder} is kept under one key, of what it is installed from, by ${jobs.join(", ")}`, () => {
       const steps = keeping(folder);
       for (const job of jobs) assert.ok(steps.some((s) => s.at === job), `${job} keeps ${folder}`);
-      assert.deepEqual([...new Set(steps.map((s) => s.step.with.key))].length, 1, steps.map((s) => `${s.at}: ${s.step.with.key}`).join("\n"));
+      assert.equal(new Set(steps.map((s) => s.step.with.key)).size, 1, steps.map((s) => `${s.at}: ${s.step.with.key}`).join("\n"));
       const patterns = [...steps[0].step.with.key.matchAll(/'([^']+)'/g)].map((m) => m[1]);
       assert.deepEqual(patterns.toSorted(), installedFrom.toSorted());
     });
