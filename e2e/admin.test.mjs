@@ -120,8 +120,9 @@ async function sharedEditor() {
 /** The editor (`editor`, else one of its own), signed in to the site's folder, on Home. */
 async function openHome(editor) {
   const { page, context, errors } = await (editor ?? openEditor());
-  // Listed once the editor has read every entry, which takes it ten seconds of
-  // processor time: on a loaded machine longer than a click's own wait.
+  // Listed once the editor has read every entry, which takes it four to five
+  // seconds of processor time (measured alone): on a loaded machine longer than
+  // a click's own wait.
   const home = page.getByText("Digital services and consulting for the enterprise");
   await home.waitFor({ timeout: 60_000 });
   await home.click();
