@@ -125,8 +125,8 @@ debug-build:
 	@$(PHASE) "cargo build (site, debug)" $(CARGO) build --quiet
 
 # The debug build, which `make test` has built already: the site's pages need no
-# release build, and a fresh clone serves in a couple of minutes. `make build` and
-# the workflows build the release binary.
+# release build, and a fresh clone serves in a couple of minutes. `make build`
+# builds the release binary, the workflows the deploy binary (Cargo.toml).
 serve: setup debug-build
 	$(DEBUG_SITE) serve --host 127.0.0.1 --port $(PORT)
 
@@ -145,7 +145,7 @@ check: site-build
 # with its budgets and `site check`, as `make test` runs them; then BASE's content
 # built by the same binary, and every check of e2e/routes.test.mjs on each page
 # whose HTML, or a file it loads, differs between the two builds. SITE_BIN is
-# the generator to use (the job's kept release binary).
+# the generator to use (the job's kept deploy binary).
 SITE_BIN ?= $(DEBUG_SITE)
 CHANGE := .site/content-change
 # BASE is checked before anything is installed or built.
@@ -187,6 +187,7 @@ screenshots: setup packages debug-build
 # Benchmarks: a Markdown report on stdout and in bench/results/latest.md.
 bench: setup deploy-setup packages
 	$(CARGO) build --release --quiet
+	$(CARGO) build --profile deploy --quiet
 	python3 bench/run.py
 
 # From a push to the live site: site.yml run as written against local stand-ins
@@ -196,7 +197,7 @@ bench: setup deploy-setup packages
 # if (a)'s median is over its bound.
 PUBLISH_RUNS ?= 3
 bench-publish: setup deploy-setup packages
-	$(CARGO) build --release --locked --quiet
+	$(CARGO) build --profile deploy --locked --quiet
 	node bench/publish.mjs --cases a,c,b --runs $(PUBLISH_RUNS) --guard
 
 # The guard alone: the build's wall time and peak memory against Hugo's, in the
@@ -308,4 +309,4 @@ rust-tests: setup debug-build
 	$(MAKE) --no-print-directory schemas check
 
 clean:
-	rm -rf dist .site target/release/site
+	rm -rf dist .site target/release/site target/deploy/site

@@ -13,7 +13,7 @@
 // runs, and each job runs in .site/bench-publish/runners/<job>, the same paths
 // every run, as a GitHub runner's are; case c starts each run from an empty
 // store of its own. Case a's caches are warmed first: the generator by the
-// release binary of this checkout (`make bench` builds it), kept under the key
+// deploy binary of this checkout (`make bench` builds it), kept under the key
 // the workflow computes, as the last code commit's run would have left it, and
 // the packages by one unmeasured run. Case b's by what case c left when it ran
 // just before (`--cases c,b`), else by an unmeasured full run. Prints each run's
@@ -49,12 +49,12 @@ const log = (line) => process.stderr.write(`${line}\n`);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
 /**
- * Keeps this checkout's release binary under the key site.yml's `generator`
+ * Keeps this checkout's deploy binary under the key site.yml's `generator`
  * step computes for `sha` of `repo`, unless an entry has it already.
  */
 async function keepGenerator(repo, sha, store) {
-  const binary = path.join(root, "target", "release", "site");
-  if (!existsSync(binary)) throw new Error("no target/release/site: run cargo build --release first");
+  const binary = path.join(root, "target", "deploy", "site");
+  if (!existsSync(binary)) throw new Error("no target/deploy/site: run cargo build --profile deploy first");
   const checkout = mkdtempSync(path.join(tmpdir(), "site-key-"));
   try {
     execFileSync("git", ["clone", "-q", "--no-checkout", repo.dir, checkout]);

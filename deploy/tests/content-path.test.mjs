@@ -1,8 +1,8 @@
 // The content path's checks (site.yml's `content` job) refuse what a content
 // change can break. Each case commits one defect an editor could make on top of
 // a clone of the project, and runs the job's checking step as the workflow
-// writes it, in that clone, with this build of `site` as the kept release
-// binary. The step must fail, saying what `make test` would say of the same
+// writes it, in that clone, with this build of `site` as the kept generator.
+// The step must fail, saying what `make test` would say of the same
 // defect (the step runs the same commands: `site build --strict-budgets`, `site
 // check`, and e2e/routes.test.mjs's checks of a page). A failed `content` job
 // publishes nothing: pipeline.test.mjs shows the deploy skipped.
@@ -45,8 +45,8 @@ async function contentChecks(sha) {
     for (const file of [".node-version", "package.json", "package-lock.json", ...readdirSync(path.join(workspace, "patches")).map((p) => `patches/${p}`)]) {
       utimesSync(path.join(workspace, file), before, before);
     }
-    mkdirSync(path.join(workspace, "target", "release"), { recursive: true });
-    symlinkSync(bin, path.join(workspace, "target", "release", "site"));
+    mkdirSync(path.join(workspace, "target", "deploy"), { recursive: true });
+    symlinkSync(bin, path.join(workspace, "target", "deploy", "site"));
     // The pictures' caches, keyed by content, as a runner's first build would make them.
     for (const cache of ["images", "social"]) {
       const from = path.join(root, ".site", cache);

@@ -108,11 +108,10 @@ export class Caches {
   }
 }
 
-/** What rust-cache leaves out of target/: the workspace's crates and incremental files. */
+/** What rust-cache leaves out of target/: the workspace's crates and incremental files, of every profile. */
 function withoutWorkspaceCrates(target) {
-  for (const profile of ["debug", "release"]) {
+  for (const profile of readdirSync(target, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name)) {
     const dir = path.join(target, profile);
-    if (!existsSync(dir)) continue;
     rmSync(path.join(dir, "incremental"), { recursive: true, force: true });
     for (const sub of ["deps", ".fingerprint", "build", ""]) {
       const d = path.join(dir, sub);

@@ -121,6 +121,22 @@ describe("the generator kept between runs", () => {
     assert.equal(keyOf("content"), keyOf("build"));
   });
 
+  test("each job keeps, and runs, the binary its compile makes, in a profile of Cargo.toml", () => {
+    for (const id of ["content", "build"]) {
+      const { steps } = workflowJob("site.yml", id).job;
+      const kept = steps.find((s) => s.id === "generator").with.path;
+      const compile = steps.map((s) => s.run ?? "").find((run) => /^cargo build/.test(run));
+      const profile = compile.match(/--profile (\S+)/)?.[1];
+      assert.ok(profile, `${id} compiles with a named profile: ${compile}`);
+      assert.match(readFileSync(path.join(root, "Cargo.toml"), "utf8"), new RegExp(`^\\[profile\\.${profile}\\]$`, "m"));
+      assert.equal(kept, `target/${profile}/site`, `${id} keeps what \`${compile}\` makes`);
+      const runs = steps.map((s) => s.run ?? "").join("\n");
+      const named = [...runs.matchAll(/target\/[\w-]+\/site/g)].map((m) => m[0]);
+      assert.ok(named.length > 0, `${id} runs the generator`);
+      for (const bin of named) assert.equal(bin, kept, `${id} runs the binary it keeps`);
+    }
+  });
+
   test("its key covers every file compiled into it: the generator, the crates, the compiler, and what it includes from outside generator/", () => {
     const key = keyOf("build");
     const patterns = [...key.matchAll(/'([^']+)'/g)].map((m) => m[1]);
