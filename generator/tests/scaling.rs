@@ -371,7 +371,7 @@ fn the_build_is_linear_in_its_pages_and_in_the_size_of_a_page() {
     problems.extend(check(
         "a Markdown page",
         "paragraph",
-        2_000,
+        10_000,
         &markdown,
         |site, n| {
             let _ = std::fs::remove_file(site.root.join("content/pages/careers.md"));
@@ -395,7 +395,7 @@ fn the_build_is_linear_in_its_pages_and_in_the_size_of_a_page() {
         &project().join("generator/tests/fixtures/plain"),
         &cards.root,
     );
-    problems.extend(check("a YAML page", "card", 300, &cards, |site, n| {
+    problems.extend(check("a YAML page", "card", 1_000, &cards, |site, n| {
         let _ = std::fs::remove_file(site.root.join("content/pages/offices.yaml"));
         if n == 0 {
             return;
