@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -13,9 +13,11 @@ const root = path.resolve(import.meta.dirname, "..");
 
 /** Whether git would ignore `file` with `patterns` in the global ignore file. */
 function ignored(file, patterns) {
-  const global = path.join(mkdtempSync(path.join(tmpdir(), "site-ignore-")), "ignore");
+  const dir = mkdtempSync(path.join(tmpdir(), "site-ignore-"));
+  const global = path.join(dir, "ignore");
   writeFileSync(global, patterns);
   const r = spawnSync("git", ["-c", `core.excludesFile=${global}`, "check-ignore", "-q", file], { cwd: root });
+  rmSync(dir, { recursive: true, force: true });
   assert.ok(r.status === 0 || r.status === 1, r.stderr.toString());
   return r.status === 0;
 }

@@ -7,7 +7,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, writeFileSync, mkdtempSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { axeViolations, copySite, hydrated, keepPostingsOpen, launchBrowser, openPage, startServer } from "./support.mjs";
@@ -54,6 +54,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await server?.stop();
+  if (files) rmSync(files, { recursive: true, force: true });
 });
 
 /** `site applications --json`: what site serve's table holds. */

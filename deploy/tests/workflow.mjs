@@ -8,7 +8,7 @@
 
 import { spawn } from "node:child_process";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import YAML from "yaml";
@@ -164,12 +164,16 @@ export async function runStep(jobDef, stepDef, { workspace, contexts, extraEnv =
   const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
   const code = await new Promise((resolve) => child.once("close", (c, signal) => resolve(c ?? signal)));
   clearTimeout(timer);
-  return {
-    code,
-    stdout,
-    stderr,
-    outputs: parseOutputs(readFileSync(files.output, "utf8")),
-    summary: readFileSync(files.summary, "utf8"),
-    runner,
-  };
+  try {
+    return {
+      code,
+      stdout,
+      stderr,
+      outputs: parseOutputs(readFileSync(files.output, "utf8")),
+      summary: readFileSync(files.summary, "utf8"),
+    };
+  } finally {
+    // A runner's folder goes with its job, as on GitHub: every make test runs steps by the hundred.
+    rmSync(runner, { recursive: true, force: true });
+  }
 }
