@@ -7,7 +7,10 @@
    runs after one warm-up, with min and max; plus the I/O floor
    (bench/kit/floor.py); and each stage of `site build` in microseconds a
    page at every size, so a stage that grows faster than the pages stands out.
-2. This site: cold and warm `site build`, and edit-to-served latency under
+2. This site: cold and warm `site build`, the workflow's binary (Cargo.toml's
+   deploy profile, without LTO) against it on the cold build, which is also a
+   guard: `make bench` fails when its median, pair by pair, is over
+   DEPLOY_BOUND times the release binary's; and edit-to-served latency under
    `site serve` (bench/reload-latency.mjs): from a save until the server answers
    with the new content, for a content, a style and an island edit, and for one
    post of the 10,000-post corpus.
@@ -70,6 +73,12 @@ GUARD = {
     30000: (0.20, 0.14),
     100000: (0.21, 0.16),
 }
+# The binary site.yml builds the live site with (Cargo.toml's deploy profile):
+# chosen because it builds this site as fast as the release binary (ratio 1.008
+# when chosen) and compiles in a third of the time. It may take at most this
+# many times as long, pair by pair, on this site's cold build.
+DEPLOY = ROOT / "target" / "deploy" / "site"
+DEPLOY_BOUND = 1.15
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 SHM = Path("/dev/shm") if Path("/dev/shm").is_dir() else Path(tempfile.gettempdir())
 WORK = SHM / "site-bench"
@@ -247,20 +256,22 @@ def languages_speed():
 
 
 def this_site():
+    """Cold builds of this site by SITE and by DEPLOY, alternated, and SITE's warm builds."""
     out = fresh_out("this-site")
-    cold, warm = [], []
+    cold, deploy, warm = [], [], []
     for run in range(RUNS + 1):
-        for cache in ("bundle", "cache", "compressed", "images", "social", "maps"):
-            shutil.rmtree(ROOT / ".site" / cache, ignore_errors=True)
-        result = measure([SITE, "build", "--root", ROOT, "--out", out])
-        if run > 0:
-            cold.append(result)
+        for binary, samples in ((SITE, cold), (DEPLOY, deploy)):
+            for cache in ("bundle", "cache", "compressed", "images", "social", "maps"):
+                shutil.rmtree(ROOT / ".site" / cache, ignore_errors=True)
+            result = measure([binary, "build", "--root", ROOT, "--out", out])
+            if run > 0:
+                samples.append(result)
     for run in range(RUNS + 1):
         result = measure([SITE, "build", "--root", ROOT, "--out", out])
         if run > 0:
             warm.append(result)
     shutil.rmtree(out, ignore_errors=True)
-    return cold, warm
+    return cold, deploy, warm
 
 
 def node(script, *args):
@@ -334,13 +345,15 @@ def report():
             per_page = [s["wall"] / pages * 1e6 for s in samples[name]]
             ratio = "" if name == "one" else f"**{statistics.median(per_page) / (one * 1e6):.2f}×**"
             lines.append(f"| {n:,} | {name} | {pages:,} | {fmt(*summary(samples[name], 'wall'), 's')} | {fmt(statistics.median(per_page), min(per_page), max(per_page), 'µs', 0)} | {ratio} |")
-    cold, warm = this_site()
+    cold, deploy, warm = this_site()
+    deploy_ratio = statistics.median(d["wall"] / c["wall"] for d, c in zip(deploy, cold))
     _, _, corpus_site = prepare(10000)
     latency = node("reload-latency.mjs", 20, "--corpus", corpus_site)
     lines += ["", "## 2. This site", ""]
     lines.append("| measure | figure |")
     lines.append("|---|---:|")
     lines.append(f"| cold build (no caches: esbuild, Node render, social cards, the map) | {fmt(*summary(cold, 'wall'), 's')} |")
+    lines.append(f"| cold build by the workflow's binary (deploy profile), alternated with the above | {fmt(*summary(deploy, 'wall'), 's')}; **{deploy_ratio:.3f}×** (bound {DEPLOY_BOUND}×) |")
     lines.append(f"| warm build (caches present, nothing changed) | {fmt(*[v * 1000 for v in summary(warm, 'wall')], 'ms', 0)} |")
     for key, what in (("content", "a content edit"), ("style", "a style edit"), ("island", "an island edit"), ("corpus", "one post of the 10,000-post corpus")):
         c = latency[key]
@@ -371,7 +384,7 @@ def report():
     lines.append("|---|---:|")
     lines.append(f"| (a) a one-line content commit, caches warm (the content path) | {fmt(a['median'], a['min'], a['max'], 's', 1)} |")
     goals = goals_table(rows, cold, latency, weights, publish)
-    return "\n".join(lines) + "\n", goals, rows, publish
+    return "\n".join(lines) + "\n", goals, rows, publish, deploy_ratio
 
 
 def goals_table(rows, cold, latency, weights, publish):
@@ -444,10 +457,12 @@ def guard_only():
 def main():
     if not SITE.is_file():
         sys.exit("bench: build the generator first (cargo build --release)")
+    if "--guard" not in sys.argv and not DEPLOY.is_file():
+        sys.exit("bench: build the workflow's generator first (cargo build --profile deploy)")
     WORK.mkdir(parents=True, exist_ok=True)
     if "--guard" in sys.argv:
         sys.exit(0 if guard_only() else 1)
-    text, goals, rows, publish = report()
+    text, goals, rows, publish, deploy_ratio = report()
     results = ROOT / "bench" / "results"
     results.mkdir(exist_ok=True)
     (results / "latest.md").write_text(text)
@@ -462,6 +477,8 @@ def main():
     lines, held = guard(rows)
     if not held:
         sys.exit("bench: the build got slower or larger against Hugo than GUARD allows:\n" + "\n".join(l for l in lines if l.startswith("REGRESSED")))
+    if deploy_ratio > DEPLOY_BOUND:
+        sys.exit(f"bench: REGRESSED: the workflow's binary (deploy profile) built this site in {deploy_ratio:.3f} times the release binary's time (median of pairs), over its bound of {DEPLOY_BOUND}")
     a = publish["cases"]["a"]["median"]
     if a > publish["bound"]:
         sys.exit(f"bench: REGRESSED: a one-line content commit took {a:.1f} s from push to live (median), over its bound of {publish['bound']} s")
