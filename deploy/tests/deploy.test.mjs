@@ -396,7 +396,12 @@ describe("nginx: deploy-nginx.yml's Publish step, over SSH to a server on loopba
     assert.equal(result.code, 0, log(result));
     assert.equal(execFileSync("readlink", [path.join(siteRoot, "current")], { encoding: "utf8" }).trim(), path.join(siteRoot, "releases", commit));
     assert.ok(existsSync(path.join(first, "index.html")), "the previous release stays");
-    const served = await get("/robots.txt");
+    // nginx's new workers answer once the reload has started them (the step's
+    // `nginx -s reload` only asks for them), as after the first deploy.
+    let served = await get("/robots.txt");
+    for (const until = Date.now() + 30_000; !/# second release/.test(served.text) && Date.now() < until; served = await get("/robots.txt")) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
     assert.match(served.text, /# second release/);
   });
 
