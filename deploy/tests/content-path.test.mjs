@@ -19,6 +19,8 @@ import { root, runStep, step, workflowJob } from "./workflow.mjs";
 const bin = path.resolve(root, process.env.SITE_BIN ?? "target/debug/site");
 const job = workflowJob("site.yml", "content");
 const checks = step(job, "Build, check, and check the touched pages in Chromium");
+/** Where the job's cache step puts the kept generator (target/<profile>/site). */
+const kept = job.job.steps.find((s) => s.id === "generator").with.path;
 
 let repo;
 let base;
@@ -45,8 +47,8 @@ async function contentChecks(sha) {
     for (const file of [".node-version", "package.json", "package-lock.json", ...readdirSync(path.join(workspace, "patches")).map((p) => `patches/${p}`)]) {
       utimesSync(path.join(workspace, file), before, before);
     }
-    mkdirSync(path.join(workspace, "target", "deploy"), { recursive: true });
-    symlinkSync(bin, path.join(workspace, "target", "deploy", "site"));
+    mkdirSync(path.join(workspace, path.dirname(kept)), { recursive: true });
+    symlinkSync(bin, path.join(workspace, kept));
     // The pictures' caches, keyed by content, as a runner's first build would make them.
     for (const cache of ["images", "social"]) {
       const from = path.join(root, ".site", cache);
