@@ -1,4 +1,4 @@
-// `make lighthouse`: Lighthouse (npm) against Debian's Chromium for the spec's
+// `make lighthouse`: Lighthouse (npm, this folder's package) against Debian's Chromium for the spec's
 // routes (LIGHTHOUSE_ROUTES overrides), mobile and desktop presets, the median
 // of LIGHTHOUSE_RUNS (3) runs each. Prints a Markdown table and writes it to
 // bench/results/lighthouse.md.
@@ -8,10 +8,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { startServer } from "../e2e/support.mjs";
+import { startServer } from "../../e2e/support.mjs";
 
 const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, "..");
+const root = path.resolve(import.meta.dirname, "../..");
 const ROUTES = (process.env.LIGHTHOUSE_ROUTES ?? "/,/about/,/services/,/industries/,/insights/,/contact/").split(",");
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync";
@@ -21,7 +21,7 @@ async function lighthouse(url, preset, dir) {
   const out = path.join(dir, "report.json");
   const args = [url, "--quiet", `--chrome-flags=${FLAGS}`, "--only-categories=performance,accessibility,best-practices,seo", "--output=json", `--output-path=${out}`];
   if (preset === "desktop") args.push("--preset=desktop");
-  await run(path.join(root, "node_modules/.bin/lighthouse"), args, { env: { ...process.env, CHROME_PATH: "/usr/bin/chromium" }, maxBuffer: 1 << 26 });
+  await run(path.join(import.meta.dirname, "node_modules/.bin/lighthouse"), args, { env: { ...process.env, CHROME_PATH: "/usr/bin/chromium" }, maxBuffer: 1 << 26 });
   const report = JSON.parse(readFileSync(out, "utf8"));
   const score = (c) => Math.round(report.categories[c].score * 100);
   const audit = (a) => report.audits[a].numericValue;
