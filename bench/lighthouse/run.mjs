@@ -1,6 +1,6 @@
-// `make lighthouse`: Lighthouse (npm, this folder's package) against Debian's Chromium for the spec's
-// routes (LIGHTHOUSE_ROUTES overrides), mobile and desktop presets, the median
-// of LIGHTHOUSE_RUNS (3) runs each. Prints a Markdown table and writes it to
+// `make lighthouse`: Lighthouse (npm, this folder's own package) against
+// Debian's Chromium for the spec's routes (LIGHTHOUSE_ROUTES overrides), mobile
+// and desktop presets, the median of LIGHTHOUSE_RUNS (3) runs each. Prints a Markdown table and writes it to
 // bench/results/lighthouse.md.
 
 import { execFile } from "node:child_process";

@@ -13,7 +13,8 @@
 //! fails, as `check` says), in CPU time where the system tells it, so the
 //! browser tests that `make test` runs beside this one do not count; each build
 //! on one thread, so that each stage's CPU time is its own; output on tmpfs
-//! where there is one. This is the only test of its binary, so no other test runs beside it.
+//! where there is one. This is the only test of its binary, so no other test
+//! runs beside it. This is the only test of its binary, so no other test runs beside it.
 
 mod common;
 
