@@ -13,7 +13,7 @@
 //! as `check` says), in CPU time where the system tells it, so the browser
 //! tests that `make test` runs beside this one do not count; output on tmpfs
 //! where there is one. This is the only test of its binary, so no other test
-//! runs beside it. This is the only test of its binary, so no other test runs beside it.
+//! runs beside it.
 
 mod common;
 
@@ -113,8 +113,7 @@ impl Timing {
     /// Of several measurements of the same site, whole and stage by stage, the
     /// value `pick` chooses from each one's sorted values.
     fn each(all: &[Timing], pick: fn(&[Duration]) -> Duration) -> Timing {
-        let of = |values: Vec<Duration>| {
-            let mut values = values;
+        let of = |mut values: Vec<Duration>| {
             values.sort();
             pick(&values)
         };
@@ -192,7 +191,7 @@ fn check(
     problems
 }
 
-/// The problems of one site's best timings: at size 0, `small` and `large`.
+/// The problems of one site's timings: at size 0, `small` and `large`.
 fn compare(
     what: &str,
     unit: &str,
