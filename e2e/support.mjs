@@ -185,11 +185,13 @@ const SEED = path.join(root, ".site", "e2e-sites", "seed");
  * copies made after (`copySite`): each copy's `site serve` then starts without
  * running esbuild and Node's server render again. e2e/run.mjs calls it once
  * before the files it runs; a file run alone starts from the last seed, or
- * without one, which costs time only.
+ * without one, which costs time only. The copy starts from the last seed: its
+ * caches are keyed by what they were made from, so islands unchanged since
+ * are taken as they are, and changed ones made again.
  */
 export function seedCopies() {
-  rmSync(SEED, { recursive: true, force: true });
   const copy = copySite();
+  rmSync(SEED, { recursive: true, force: true });
   const out = mkdtempSync(path.join(tmpdir(), "site-seed-"));
   try {
     const bin = path.resolve(root, process.env.SITE_BIN ?? "target/debug/site");
