@@ -79,7 +79,7 @@ node_modules/.installed: package.json package-lock.json .node-version $(wildcard
 # holds them to it), so the tests use what a deploy uses; after the project's own
 # packages, so that npm runs under the project's Node.js.
 deploy/node_modules/.installed: deploy/package.json deploy/package-lock.json node_modules/.installed
-	npm ci --prefix deploy --omit=dev --no-audit --no-fund --ignore-scripts
+	@$(PHASE) "npm ci --prefix deploy (the deploy tools)" npm ci --prefix deploy --omit=dev --no-audit --no-fund --ignore-scripts
 	@touch $@
 
 setup: node_modules/.installed
@@ -120,9 +120,11 @@ build: setup
 	$(CARGO) build --release --quiet
 	$(RELEASE_SITE) build
 
-# The debug build of `site`, which the tests and `make serve` run.
+# The debug build of `site`, which the tests and `make serve` run. After the
+# Rust tests (SITE_BUILT, below) it is only made sure of, without a line of its
+# own: a second "cargo build" line would read as a second compile.
 debug-build:
-	@$(PHASE) "cargo build (site, debug)" $(CARGO) build --quiet
+	@$(if $(SITE_BUILT),$(CARGO) build --quiet,$(PHASE) "cargo build (site, debug)" $(CARGO) build --quiet)
 
 # The debug build, which `make test` has built already: the site's pages need no
 # release build, and a fresh clone serves in a couple of minutes. `make build`
@@ -315,7 +317,7 @@ test:
 
 rust-tests: setup debug-build
 	@$(PHASE) "cargo test" $(CARGO) test --quiet
-	$(MAKE) --no-print-directory schemas check
+	$(MAKE) --no-print-directory schemas check SITE_BUILT=1
 
 clean:
 	rm -rf dist .site target/release/site target/deploy/site
