@@ -57,10 +57,6 @@ async function contentChecks(sha) {
     const result = await runStep(job, checks, {
       workspace,
       contexts: { needs: { changes: { outputs: { base } } }, github: { sha } },
-      // Under e2e/run.mjs the step's route checks use the Chromium every file
-      // shares, as the other files do, instead of launching one for each case:
-      // which Chromium process runs a check changes nothing it finds.
-      extraEnv: process.env.E2E_BROWSER ? { E2E_BROWSER: process.env.E2E_BROWSER } : {},
       timeoutMs: 300_000,
     });
     return { ...result, log: `${result.stdout}${result.stderr}`.replace(/\x1b\[[0-9;]*m/g, "") };

@@ -104,10 +104,13 @@ export function shell(name) {
  * with the runner's `home` and `temp` folders and the checkout in `workspace`;
  * and what this machine's runs keep: its trust in its network's certificates,
  * as the runner's image has it, under `make test CLOCK=…` the moved clock
- * the rest of the test (its certificates, its stored objects) was made on, and
- * Node's compile cache (`NODE_COMPILE_CACHE`, the Makefile's): it changes
- * nothing a step does, and wrangler and netlify-cli start without compiling
- * their code again at every step (`wrangler --version`: 1.1 CPU-s, not 1.4).
+ * the rest of the test (its certificates, its stored objects) was made on;
+ * and what changes nothing a step does, only what it costs: Node's compile
+ * cache (`NODE_COMPILE_CACHE`, the Makefile's), so that wrangler and
+ * netlify-cli start without compiling their code again at every step
+ * (`wrangler --version`: 1.1 CPU-s, not 1.4), and under e2e/run.mjs the
+ * Chromium every test file shares (`E2E_BROWSER`), which a step's route checks
+ * (the content path's) then connect to instead of launching their own.
  */
 export function runnerEnv({ home, temp, workspace, sha }) {
   return {
@@ -122,7 +125,7 @@ export function runnerEnv({ home, temp, workspace, sha }) {
     RUNNER_OS: "Linux",
     ...Object.fromEntries(
       Object.entries(process.env).filter(
-        ([k, v]) => ["NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_COMPILE_CACHE"].includes(k) || k.startsWith("FAKETIME") || (k === "LD_PRELOAD" && v.includes("faketime")),
+        ([k, v]) => ["NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_COMPILE_CACHE", "E2E_BROWSER"].includes(k) || k.startsWith("FAKETIME") || (k === "LD_PRELOAD" && v.includes("faketime")),
       ),
     ),
   };
