@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { launchBrowser, copySite, openPage, startServer } from "./support.mjs";
+import { launchBrowser, copySite, openPage, signInLocally, startServer } from "./support.mjs";
 
 let server;
 let browser;
@@ -64,7 +64,7 @@ async function openEditor(hash = "") {
   const hosts = new Set();
   page.on("request", (r) => hosts.add(new URL(r.url()).origin));
   await page.goto(`${server.url}/admin/${hash}`);
-  await page.getByRole("button", { name: /Work with Local Repository/ }).click();
+  await signInLocally(page);
   return { page, context, problems, hosts };
 }
 
@@ -273,7 +273,7 @@ test("under site serve the editor asks no host but the site, and without a netwo
     },
   );
   await page.goto(`${server.url}/admin/`);
-  await page.getByRole("button", { name: /Work with Local Repository/ }).click();
+  await signInLocally(page);
   await page.getByText("Pages", { exact: true }).first().click();
   await page.getByText(/^About Meridian Digital/).first().click();
   await field(page, "Title", "en").waitFor();

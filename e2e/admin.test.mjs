@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { copySite, launchBrowser, openPage, startServer } from "./support.mjs";
+import { copySite, launchBrowser, openPage, signInLocally, startServer } from "./support.mjs";
 
 /** Polls `read` until `ok` holds of what it gives, for up to 20 s; gives the last. */
 async function eventually(read, ok, what) {
@@ -100,7 +100,7 @@ async function openEditor() {
   // GitHub's status page, which the editor asks about its backend, is out of reach here.
   await page.route("https://www.githubstatus.com/**", (r) => r.fulfill({ json: { status: { indicator: "none" } } }));
   await page.goto(`${server.url}/admin/`);
-  await page.getByRole("button", { name: /Work with Local Repository/ }).click();
+  await signInLocally(page);
   return { page, context, errors };
 }
 

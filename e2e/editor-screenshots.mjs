@@ -3,7 +3,7 @@
 // `make screenshots` writes them to docs/images/.
 
 import path from "node:path";
-import { copySite, launchBrowser, openPage, startServer } from "./support.mjs";
+import { copySite, launchBrowser, openPage, signInLocally, startServer } from "./support.mjs";
 
 const out = path.join(import.meta.dirname, "..", "docs", "images");
 const server = await startServer({ siteRoot: copySite() });
@@ -13,7 +13,7 @@ try {
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.route("https://www.githubstatus.com/**", (r) => r.fulfill({ json: { status: { indicator: "none" } } }));
   await page.goto(`${server.url}/admin/`);
-  await page.getByRole("button", { name: /Work with Local Repository/ }).click();
+  await signInLocally(page);
   const shot = async (name, entry, ready) => {
     await page.goto(`${server.url}/admin/#/collections/${entry}`);
     await ready.waitFor();

@@ -521,6 +521,16 @@ export async function reusedPage(browser, width, { javaScript = true, at } = {})
 }
 
 /**
+ * Signs the editor at /admin/ in to the site's folder. Its button is drawn while
+ * the editor is still starting, which keeps the page busy for seconds of
+ * processor time; the click waits for the page to scroll the button into view,
+ * which on a loaded machine takes longer than a click's own wait.
+ */
+export async function signInLocally(page) {
+  await page.getByRole("button", { name: /Work with Local Repository/ }).click({ timeout: 60_000 });
+}
+
+/**
  * Waits until every island on the page has hydrated, in one round trip to the
  * page. Islands that hydrate when visible are scrolled into view first; the page
  * ends scrolled back to the top. With `settle` (the default), it also waits for
