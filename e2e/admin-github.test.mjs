@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { startGitHub } from "./github-api.mjs";
 import { startWorkerd } from "./hosts.mjs";
-import { BUILD_CLOCK, copySite, launchBrowser, openPage } from "./support.mjs";
+import { BUILD_CLOCK, EDITOR_START, copySite, launchBrowser, openPage } from "./support.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const TOKEN = "ghp_editor_token_for_tests";
@@ -73,10 +73,10 @@ async function publishedSite({ workflow }) {
 async function editHome(served) {
   const { page, context, problems } = await openPage(browser, 1280);
   await page.goto(`${served.host.url}/admin/`);
-  await page.getByRole("button", { name: "Sign In Using Access Token" }).click();
+  await page.getByRole("button", { name: "Sign In Using Access Token" }).click({ timeout: EDITOR_START });
   await page.getByRole("textbox").fill(TOKEN);
   await page.getByRole("button", { name: /^Sign In$/ }).click();
-  await page.getByText("Pages", { exact: true }).first().waitFor({ timeout: 20_000 });
+  await page.getByText("Pages", { exact: true }).first().waitFor({ timeout: EDITOR_START });
   await page.goto(`${served.host.url}/admin/#/collections/pages/entries/index`);
   const heading = page.getByRole("textbox", { name: "Heading" }).first();
   await heading.waitFor({ timeout: 20_000 });

@@ -58,13 +58,13 @@ after(async () => {
   await server?.stop();
 });
 
-/** The editor, signed in to the site's folder, at `hash`; every host it asks, and what it reports. */
-async function openEditor(hash = "") {
+/** The editor, signed in to the site's folder, at the entry `hash` names, its form drawn; every host it asks, and what it reports. */
+async function openEditor(hash) {
   const { page, context, problems } = await openPage(browser, 1400);
   const hosts = new Set();
   page.on("request", (r) => hosts.add(new URL(r.url()).origin));
   await page.goto(`${server.url}/admin/${hash}`);
-  await signInLocally(page);
+  await signInLocally(page, page.getByRole("textbox").and(page.locator("[lang]")).first());
   return { page, context, problems, hosts };
 }
 
@@ -273,9 +273,10 @@ test("under site serve the editor asks no host but the site, and without a netwo
     },
   );
   await page.goto(`${server.url}/admin/`);
-  await signInLocally(page);
+  const about = page.getByText(/^About Meridian Digital/).first();
+  await signInLocally(page, about);
   await page.getByText("Pages", { exact: true }).first().click();
-  await page.getByText(/^About Meridian Digital/).first().click();
+  await about.click();
   await field(page, "Title", "en").waitFor();
   await page.frameLocator('iframe[title="Content Preview"]').locator('iframe[title="Page preview"]').waitFor();
   // The words files, one form per language.

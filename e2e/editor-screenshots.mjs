@@ -13,7 +13,7 @@ try {
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.route("https://www.githubstatus.com/**", (r) => r.fulfill({ json: { status: { indicator: "none" } } }));
   await page.goto(`${server.url}/admin/`);
-  await signInLocally(page);
+  await signInLocally(page, page.getByText("Digital services and consulting for the enterprise"));
   const shot = async (name, entry, ready) => {
     await page.goto(`${server.url}/admin/#/collections/${entry}`);
     await ready.waitFor();

@@ -521,13 +521,23 @@ export async function reusedPage(browser, width, { javaScript = true, at } = {})
 }
 
 /**
- * Signs the editor at /admin/ in to the site's folder. Its button is drawn while
- * the editor is still starting, which keeps the page busy for seconds of
- * processor time; the click waits for the page to scroll the button into view,
- * which on a loaded machine takes longer than a click's own wait.
+ * How long an editor test waits for the editor at /admin/ to start. It draws its
+ * sign-in while it is still starting, and reads every entry of the site before it
+ * lists or opens one: four to five seconds of processor time alone, which a
+ * loaded machine spreads over more than an action's own 10 s. Until then the
+ * page's main thread is busy, and a click waits on it even to scroll its target
+ * into view.
  */
-export async function signInLocally(page) {
-  await page.getByRole("button", { name: /Work with Local Repository/ }).click({ timeout: 60_000 });
+export const EDITOR_START = 60_000;
+
+/**
+ * Signs the editor at /admin/ in to the site's folder, then waits for `ready`,
+ * what it shows once it has read every entry (an entry listed, or the form of
+ * the entry the address names).
+ */
+export async function signInLocally(page, ready) {
+  await page.getByRole("button", { name: /Work with Local Repository/ }).click({ timeout: EDITOR_START });
+  await ready.waitFor({ timeout: EDITOR_START });
 }
 
 /**
