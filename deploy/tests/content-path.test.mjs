@@ -1,11 +1,14 @@
 // The content path's checks (site.yml's `content` job) refuse what a content
-// change can break. Each case commits one defect an editor could make on top of
+// change can break. Each case commits defects an editor could make on top of
 // a clone of the project, and runs the job's checking step as the workflow
 // writes it, in that clone, with this build of `site` as the kept generator.
-// The step must fail, saying what `make test` would say of the same
-// defect (the step runs the same commands: `site build --strict-budgets`, `site
-// check`, and e2e/routes.test.mjs's checks of a page). A failed `content` job
-// publishes nothing: pipeline.test.mjs shows the deploy skipped.
+// The step must fail, saying what `make test` would say of each defect (the
+// step runs the same commands: `site build --strict-budgets`, `site check`, and
+// e2e/routes.test.mjs's checks of a page). Defects that the same command finds
+// share a case, since each command reports every problem of its run; a defect
+// that stops the build before the command that finds another gets its own.
+// A failed `content` job publishes nothing: pipeline.test.mjs shows the deploy
+// skipped.
 
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -95,45 +98,50 @@ describe("the content path refuses a content change that breaks the site", () =>
     assert.match(result.log, /^\s+\/about\/$/m);
   });
 
-  const cases = [
-    {
-      what: "a link to no page",
+  // Each defect, and what the checks must say of it.
+  const defects = {
+    "a link to no page": {
       change: (dir) => edit(dir, "content/pages/accessibility.md", /We reply within five working days\./, "We reply within five working days. See [our plans](/accessibility/plans/)."),
       says: /the link to `\/accessibility\/plans\/` leads to no page of this site/,
     },
-    {
-      what: "an image without alt",
+    "an image without alt": {
       change: (dir) => edit(dir, "content/pages/accessibility.md", /## Report a problem\n/, "## Report a problem\n\n<img src=\"/images/hero-about.svg\">\n"),
       says: /image \/images\/hero-about\.svg has no alt attribute/,
     },
-    {
-      what: "a title too long for a 320 px screen",
+    "a title too long for a 320 px screen": {
       change: (dir) => edit(dir, "content/pages/about.yaml", /^(\s+heading:) Practitioners who build, not just advise$/m, "$1 Transformationsfinanzierungsverantwortungsbereichsleiterinnen"),
       says: /\/about\/: 320 px: wider than the screen: h1\.hero__heading "Transformationsfinanzierungsve"/,
     },
-    {
-      what: "a page over its budget",
+    "a page over its budget": {
       change: (dir) => edit(dir, "content/pages/accessibility.md", /We reply within five working days\./, `We reply within five working days.\n\n${incompressible(120)}`),
       says: /budgets: \/accessibility\/: HTML is [\d.]+ KB after gzip, over its budget of 30 KB/,
     },
-    {
-      what: "YAML that does not parse",
+    "YAML that does not parse": {
       change: (dir) => edit(dir, "content/pages/about.yaml", /^title: About us$/m, "title: [About us"),
       says: /content\/pages\/about\.yaml:2:8: this `\[` is never closed/,
     },
-    {
-      // A heading that skips a level is axe-core's best practice, not a WCAG rule,
-      // and the checks run WCAG's: a link with no words is one.
-      what: "an axe violation in its Markdown: a link with no words",
+    // A heading that skips a level is axe-core's best practice, not a WCAG rule,
+    // and the checks run WCAG's: a link with no words is one.
+    "an axe violation in its Markdown: a link with no words": {
       change: (dir) => edit(dir, "content/pages/accessibility.md", /We reply within five working days\./, "We reply within five working days. [](/contact/)"),
       says: /\/accessibility\/: 320 px: link-name: Links must have discernible text/,
     },
+  };
+  // By the command that finds them: `site check` the first two, the route checks
+  // the next two; the budget and the YAML each stop the build.
+  const cases = [
+    ["a link to no page", "an image without alt"],
+    ["a title too long for a 320 px screen", "an axe violation in its Markdown: a link with no words"],
+    ["a page over its budget"],
+    ["YAML that does not parse"],
   ];
-  for (const { what, change, says } of cases) {
-    test(`${what}: the checks fail and say so`, async () => {
-      const result = await contentChecks(defect(what, change));
+  test("every defect is in one case", () => assert.deepEqual(cases.flat().sort(), Object.keys(defects).sort()));
+  for (const names of cases) {
+    const what = names.join(", and ");
+    test(`${what}: the checks fail and say so${names.length > 1 ? " of each" : ""}`, async () => {
+      const result = await contentChecks(defect(what, (dir) => names.forEach((name) => defects[name].change(dir))));
       assert.notEqual(result.code, 0, result.log);
-      assert.match(result.log, says, result.log);
+      for (const name of names) assert.match(result.log, defects[name].says, `${name}:\n${result.log}`);
     });
   }
 });
