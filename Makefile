@@ -309,7 +309,7 @@ e2e: setup deploy-setup packages site-build
 # processor busy). Rust is linted as it compiles (RUSTC_WORKSPACE_WRAPPER).
 test:
 	@start=$$(date +%s); \
-	echo "make test: installs what is missing, builds site, then runs the Rust, TypeScript, storage and browser tests, four at a time: 4¼ to 5 minutes after the first run and 8½ to 9 on a fresh clone in a quiet hour, up to twice that in a slow one (2 cores)."; \
+	echo "make test: installs what is missing, builds site, then runs the Rust, TypeScript, storage and browser tests, four at a time: 4¼ to 5 minutes after the first run and 8½ to 9 on a fresh clone in a quiet hour, up to 2½ times that in a slow one (2 cores)."; \
 	$(MAKE) --no-print-directory -j4 fmt lint-node unit-ts rust-tests storage-policies e2e; code=$$?; \
 	t=$$(( $$(date +%s) - start )); \
 	if [ $$code = 0 ]; then echo "make test: every test passed in $$((t / 60)) min $$((t % 60)) s"; \
