@@ -7,6 +7,12 @@
 //! CPU time is the process's: this is the only test of its binary, so no other
 //! test's work counts in it (in the suite's binary, the tests beside it did, and
 //! under load a save measured ×0.066 of a full build against ×0.02 alone).
+//!
+//! A machine busy with other work still skews one build's CPU time, the small
+//! one's most (×0.094 in a slow hour's `make test`, both cores busy throughout).
+//! So a ratio over the limit is measured again, up to `ATTEMPTS` times, each
+//! kind of build keeping its best of every attempt: the bests converge on what
+//! the work costs, and a save that costs more than the limit still fails.
 
 mod common;
 
@@ -20,6 +26,9 @@ use site::build::{build_in, Options, Session};
 /// ×0.02 here: the sitemap, the renderer and the links' suggestions are kept).
 const LIMIT: f64 = 0.06;
 const POSTS: usize = 2_000;
+/// Full builds, and builds after a save, of each attempt.
+const RUNS: usize = 3;
+const ATTEMPTS: usize = 4;
 
 fn cost(report: &site::BuildReport) -> Duration {
     report.cpu.unwrap_or(report.elapsed)
@@ -46,37 +55,43 @@ fn a_saved_post_is_built_again_in_a_small_part_of_a_full_build() {
         Err(d) => panic!("{}", site::diagnostics::render(&d, false)),
     };
 
-    let full = (0..3)
-        .map(|_| {
-            let _ = std::fs::remove_dir_all(&out);
-            cost(&build(&mut Session::serving()))
-        })
-        .min()
-        .unwrap();
-    let mut session = Session::serving();
-    build(&mut session);
     let saved = root.join("content/pages/posts/p01000.md");
     let text = std::fs::read_to_string(&saved).unwrap();
-    let again = (0..3)
-        .map(|i| {
+    let mut saves = 0;
+    let (mut full, mut again) = (Duration::MAX, Duration::MAX);
+    let mut ratio = f64::INFINITY;
+    for attempt in 0..ATTEMPTS {
+        if attempt > 0 {
+            eprintln!("measuring again, to tell a costly save from a busy machine");
+        }
+        for _ in 0..RUNS {
+            let _ = std::fs::remove_dir_all(&out);
+            full = full.min(cost(&build(&mut Session::serving())));
+        }
+        let mut session = Session::serving();
+        build(&mut session);
+        for _ in 0..RUNS {
+            saves += 1;
             std::fs::write(
                 &saved,
-                text.replace("## Section", &format!("Saved {i}.\n\n## Section")),
+                text.replace("## Section", &format!("Saved {saves}.\n\n## Section")),
             )
             .unwrap();
             assert!(session.saved(&root, std::slice::from_ref(&saved)));
             let report = build(&mut session);
             assert_eq!(report.pages_rendered, 1, "the saved post alone is rendered");
-            cost(&report)
-        })
-        .min()
-        .unwrap();
-    let ratio = again.as_secs_f64() / full.as_secs_f64();
-    eprintln!(
-        "a full build of {POSTS} posts: {} ms; after one saved post: {} ms (×{ratio:.3}, at most ×{LIMIT})",
-        full.as_millis(),
-        again.as_millis()
-    );
+            again = again.min(cost(&report));
+        }
+        ratio = again.as_secs_f64() / full.as_secs_f64();
+        eprintln!(
+            "a full build of {POSTS} posts: {} ms; after one saved post: {} ms (×{ratio:.3}, at most ×{LIMIT})",
+            full.as_millis(),
+            again.as_millis()
+        );
+        if ratio <= LIMIT {
+            break;
+        }
+    }
     let _ = std::fs::remove_dir_all(&root);
     let _ = std::fs::remove_dir_all(&out);
     assert!(
