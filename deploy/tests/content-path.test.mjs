@@ -139,8 +139,7 @@ describe("the content path refuses a content change that breaks the site", () =>
       says: /\/accessibility\/: 320 px: link-name: Links must have discernible text/,
     },
   ];
-  // The defects one part finds share a commit: each part reports every problem
-  // of its run. The budget and the YAML each stop the build.
+  // One case, one commit, for the defects each part finds (the file's opening says why).
   for (const [foundBy, found] of Map.groupBy(defects, (d) => d.foundBy)) {
     const what = found.map((d) => d.what).join(", and ");
     test(`${what} (${foundBy}): the checks fail and say so${found.length > 1 ? " of each" : ""}`, async () => {
