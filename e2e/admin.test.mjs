@@ -100,8 +100,6 @@ async function openEditor() {
   const { page, context } = await openPage(browser, 1280);
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  // GitHub's status page, which the editor asks about its backend, is out of reach here.
-  await page.route("https://www.githubstatus.com/**", (r) => r.fulfill({ json: { status: { indicator: "none" } } }));
   await page.goto(`${server.url}/admin/`);
   await signInLocally(page, page.getByText(HOME));
   return { page, context, errors };
@@ -151,7 +149,6 @@ test("in a browser set to another language the editor speaks it, and loads all i
     const failed = [];
     page.on("response", (r) => r.status() >= 400 && failed.push(`${r.status()} ${r.url()}`));
     page.on("requestfailed", (r) => failed.push(`failed ${r.url()}`));
-    await page.route("https://www.githubstatus.com/**", (r) => r.fulfill({ json: { status: { indicator: "none" } } }));
     await page.goto(`${server.url}/admin/`);
     await page.getByRole("button", { name: locale === "de-DE" ? /Mit lokalem Repository arbeiten/ : /Local Repository/ }).waitFor();
     await page.waitForTimeout(1000);

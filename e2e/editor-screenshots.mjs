@@ -11,7 +11,6 @@ const browser = await launchBrowser();
 try {
   const { page, context } = await openPage(browser, 1280);
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.route("https://www.githubstatus.com/**", (r) => r.fulfill({ json: { status: { indicator: "none" } } }));
   await page.goto(`${server.url}/admin/`);
   await signInLocally(page, page.getByText("Digital services and consulting for the enterprise"));
   const shot = async (name, entry, ready) => {
