@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { startGitHub } from "./github-api.mjs";
 import { startWorkerd } from "./hosts.mjs";
-import { BUILD_CLOCK, EDITOR_START, copySite, launchBrowser, openPage } from "./support.mjs";
+import { BUILD_CLOCK, EDITOR_START, HOME_ENTRY, copySite, launchBrowser, openPage } from "./support.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const TOKEN = "ghp_editor_token_for_tests";
@@ -159,7 +159,7 @@ describe("publishing with the editorial workflow", () => {
     // Sending it may close the entry: then it is opened again from the list.
     const status = page.getByRole("button", { name: /^Status:/ });
     await status.click({ timeout: 5_000 }).catch(async () => {
-      await page.getByLabel("Content Library").getByText("Digital services and consulting for the enterprise").click();
+      await page.getByLabel("Content Library").getByText(HOME_ENTRY).click();
       await status.click({ timeout: 20_000 });
     });
     const ready = () => pull.labels.some((l) => /pending_publish/.test(l));

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { copySite, launchBrowser, openPage, signInLocally, startServer } from "./support.mjs";
+import { copySite, HOME_ENTRY, launchBrowser, openPage, signInLocally, startServer } from "./support.mjs";
 
 /** Polls `read` until `ok` holds of what it gives, for up to 20 s; gives the last. */
 async function eventually(read, ok, what) {
@@ -92,8 +92,6 @@ after(async () => {
   await server?.stop();
 });
 
-/** Home's entry as the editor lists it. */
-const HOME = "Digital services and consulting for the enterprise";
 
 /** The editor, signed in to the site's folder, once it lists the site's pages. */
 async function openEditor() {
@@ -101,7 +99,7 @@ async function openEditor() {
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(`${server.url}/admin/`);
-  await signInLocally(page, page.getByText(HOME));
+  await signInLocally(page, page.getByText(HOME_ENTRY));
   return { page, context, errors };
 }
 
@@ -121,7 +119,7 @@ async function sharedEditor() {
 /** The editor (`editor`, else one of its own), signed in to the site's folder, on Home. */
 async function openHome(editor) {
   const { page, context, errors } = await (editor ?? openEditor());
-  await page.getByText(HOME).click();
+  await page.getByText(HOME_ENTRY).click();
   const heading = page.getByRole("textbox", { name: "Heading" }).first();
   await heading.waitFor();
   return { page, context, heading, errors };

@@ -3,16 +3,15 @@
 // `make screenshots` writes them to docs/images/.
 
 import path from "node:path";
-import { copySite, launchBrowser, openPage, signInLocally, startServer } from "./support.mjs";
+import { copySite, HOME_ENTRY, launchBrowser, openPage, signInLocally, startServer } from "./support.mjs";
 
 const out = path.join(import.meta.dirname, "..", "docs", "images");
 const server = await startServer({ siteRoot: copySite() });
 const browser = await launchBrowser();
 try {
   const { page, context } = await openPage(browser, 1280);
-  await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`${server.url}/admin/`);
-  await signInLocally(page, page.getByText("Digital services and consulting for the enterprise"));
+  await signInLocally(page, page.getByText(HOME_ENTRY));
   const shot = async (name, entry, ready) => {
     await page.goto(`${server.url}/admin/#/collections/${entry}`);
     await ready.waitFor();

@@ -530,6 +530,9 @@ export async function reusedPage(browser, width, { javaScript = true, at } = {})
  */
 export const EDITOR_START = 60_000;
 
+/** Home's entry as the editor lists it: the page's title. */
+export const HOME_ENTRY = "Digital services and consulting for the enterprise";
+
 /**
  * Signs the editor at /admin/ in to the site's folder, then waits for `ready`,
  * what it shows once it has read every entry (an entry listed, or the form of
