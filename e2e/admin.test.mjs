@@ -92,7 +92,6 @@ after(async () => {
   await server?.stop();
 });
 
-
 /** The editor, signed in to the site's folder, once it lists the site's pages. */
 async function openEditor() {
   const { page, context } = await openPage(browser, 1280);
