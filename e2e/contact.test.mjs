@@ -49,6 +49,15 @@ async function expectToast(page, title, description, variant) {
 /** Problems other than the ones a deliberate failure causes. */
 const unexpected = (problems) => problems.filter((p) => !/status of 4\d\d|HTTP 4\d\d|storage\/v1|ERR_FAILED|ERR_CONNECTION_REFUSED|Failed to fetch/.test(p));
 
+/** The names of the page's endless animations that are running: each has the page drawn again on every frame. */
+const endlessAnimations = (page) =>
+  page.evaluate(() =>
+    document
+      .getAnimations()
+      .filter((a) => a.playState === "running" && a.effect.getComputedTiming().iterations === Infinity)
+      .map((a) => a.animationName),
+  );
+
 describe("the contact form", () => {
   test("has the spec's fields and labels, and reports the storage client at start", async () => {
     const { page, context, problems, logs } = await contactPage();
@@ -97,6 +106,7 @@ describe("the contact form", () => {
     await page.waitForFunction(() => document.querySelector(".contact-form__submit")?.textContent.includes("Sending..."));
     assert.equal(await button.isDisabled(), true);
     assert.equal(await button.locator(".spinner").count(), 1);
+    assert.deepEqual(await endlessAnimations(page), ["spin"]);
     await page.locator(".form-sent").waitFor();
     assert.ok(Date.now() - started >= 1500, "the simulated delay");
     assert.equal(await page.locator(".form-sent__title").innerText(), "Message Sent Successfully!");
@@ -135,6 +145,20 @@ describe("the contact form", () => {
     const prefix = "Contact form submission: ";
     const sent = JSON.parse(logs.find((l) => l.startsWith(prefix)).slice(prefix.length));
     assert.equal(sent.attachmentUrl, null);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test("with reduced motion asked for, the spinner stands still while it sends", async () => {
+    const { page, context, problems } = await contactPage(375);
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await fill(page);
+    await page.getByRole("button", { name: "Send Message" }).click();
+    await page.waitForFunction(() => document.querySelector(".contact-form__submit")?.textContent.includes("Sending..."));
+    assert.equal(await page.locator(".contact-form__submit .spinner").count(), 1);
+    // Cut to a moment, an endless animation would still run.
+    assert.deepEqual(await endlessAnimations(page), []);
+    await page.locator(".form-sent").waitFor();
     assert.deepEqual(problems, []);
     await context.close();
   });
