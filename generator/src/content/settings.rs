@@ -131,10 +131,10 @@ pub fn resolve(
         }
     } else if settings.storage.url.is_empty() && !serving {
         warnings.push(format!(
-            "storage.url is empty, which is right for local work: nothing needs fixing, and \
-             `site serve` takes the contact form's uploads itself. Only the live site's build \
-             needs it (`--production` refuses to run without it): set storage.url in \
-             content/site.yaml or {STORAGE_URL_VAR} there"
+            "storage.url is empty, so the contact form sends its uploads to the site's own \
+             address: `site serve` takes them, a static host refuses them. Before building the \
+             live site, set storage.url in content/site.yaml or {STORAGE_URL_VAR} \
+             (`--production` refuses to run without it)"
         ));
     }
     Ok((settings, warnings))
