@@ -11,6 +11,7 @@ import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
+import { parse } from "yaml";
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(import.meta.dirname, "..");
@@ -530,8 +531,8 @@ export async function reusedPage(browser, width, { javaScript = true, at } = {})
  */
 export const EDITOR_START = 60_000;
 
-/** Home's entry as the editor lists it: the page's title. */
-export const HOME_ENTRY = "Digital services and consulting for the enterprise";
+/** Home's entry as the editor lists it: the page's title, as its content file has it. */
+export const HOME_ENTRY = parse(readFileSync(path.join(root, "content", "pages", "index.yaml"), "utf8")).title;
 
 /**
  * Signs the editor at /admin/ in to the site's folder, then waits for `ready`,
