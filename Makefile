@@ -120,11 +120,9 @@ build: setup
 	$(CARGO) build --release --quiet
 	$(RELEASE_SITE) build
 
-# The debug build of `site`, which the tests and `make serve` run. After the
-# Rust tests (SITE_BUILT, below) it is only made sure of, without a line of its
-# own: a second "cargo build" line would read as a second compile.
+# The debug build of `site`, which the tests and `make serve` run.
 debug-build:
-	@$(if $(SITE_BUILT),$(CARGO) build --quiet,$(PHASE) "cargo build (site, debug)" $(CARGO) build --quiet)
+	@$(PHASE) "cargo build (site, debug)" $(CARGO) build --quiet
 
 # The debug build, which `make test` has built already: the site's pages need no
 # release build, and a fresh clone serves in a couple of minutes. `make build`
@@ -304,20 +302,23 @@ e2e: setup deploy-setup packages site-build
 
 # One run of make, each job started when what it needs is there: the debug build
 # beside the installs (which wait on the network) and the TypeScript checks; then
+# the site's build, which `site check` and the browser tests share (built once),
 # the browser, host and deploy tests (which wait on the browser more than on the
 # processor) and the storage policies beside the Rust tests (which keep the
 # processor busy). Rust is linted as it compiles (RUSTC_WORKSPACE_WRAPPER).
 test:
 	@start=$$(date +%s); \
-	echo "make test: installs what is missing, builds site, then runs the Rust, TypeScript, storage and browser tests, four at a time: 4¼ to 5 minutes after the first run and 8½ to 9 on a fresh clone in a quiet hour, up to 2½ times that in a slow one (2 cores)."; \
-	$(MAKE) --no-print-directory -j4 fmt lint-node unit-ts rust-tests storage-policies e2e; code=$$?; \
+	echo "make test: installs what is missing, builds site, then runs the Rust, TypeScript, storage and browser tests, four at a time: 4¼ to 5 minutes after the first run and 7½ to 9 on a fresh clone in a quiet hour, up to 2½ times that in a slow one (2 cores)."; \
+	$(MAKE) --no-print-directory -j4 fmt lint-node unit-ts rust-tests storage-policies check e2e; code=$$?; \
 	t=$$(( $$(date +%s) - start )); \
 	if [ $$code = 0 ]; then echo "make test: every test passed in $$((t / 60)) min $$((t % 60)) s"; \
 	else echo "make test: failed after $$((t / 60)) min $$((t % 60)) s (the ✘ lines above say where)"; fi; exit $$code
 
+# The schemas' check runs cargo, so it waits for cargo test, which holds the
+# build folder's lock.
 rust-tests: setup debug-build
 	@$(PHASE) "cargo test" $(CARGO) test --quiet
-	$(MAKE) --no-print-directory schemas check SITE_BUILT=1
+	$(MAKE) --no-print-directory schemas
 
 clean:
 	rm -rf dist .site target/release/site target/deploy/site

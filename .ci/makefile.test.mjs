@@ -1,8 +1,10 @@
 // The Makefile's rules, read as make reads them: every command that runs Node.js
 // or npm waits for the project's Node.js (node_modules/.installed), so that on a
-// fresh clone under `make -j4` nothing runs on the machine's own Node.js first.
+// fresh clone under `make -j4` nothing runs on the machine's own Node.js first;
+// and `make test` builds the site once.
 
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
@@ -64,4 +66,16 @@ e2e: setup
   assert.deepEqual(withoutProjectNode(makefile), ["deploy/node_modules/.installed"]);
   const fixed = makefile.replace("deploy/package.json\n", "deploy/package.json node_modules/.installed\n");
   assert.deepEqual(withoutProjectNode(fixed), []);
+});
+
+test("make test builds the site once: `site check` and the browser tests share the build", () => {
+  // make -n prints each command instead of running it, and runs the sub-makes
+  // the same way; the jobserver of an enclosing make is not handed down.
+  const commands = execFileSync("make", ["-n", "--no-print-directory", "test"], {
+    cwd: new URL("..", import.meta.url),
+    env: { ...process.env, MAKEFLAGS: "" },
+    encoding: "utf8",
+  }).split("\n");
+  assert.equal(commands.filter((c) => /\/site build /.test(c)).length, 1, commands.join("\n"));
+  assert.ok(commands.some((c) => /\/site check /.test(c)));
 });
