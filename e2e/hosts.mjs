@@ -270,8 +270,10 @@ export async function startWorkerd(dist) {
   const { port, child } = await listeningOnFreePort(
     async (port) => {
       // Its DevTools port too: left to wrangler, two started at once (tests run
-      // side by side) may both take the same one, and the second fails.
-      const inspector = await freePort();
+      // side by side) may both take the same one, and the second fails. `port`
+      // is let go until wrangler takes it, so the kernel may hand it out again.
+      let inspector = await freePort();
+      while (inspector === port) inspector = await freePort();
       output = "";
       const child = spawn(
         WRANGLER,

@@ -51,15 +51,31 @@ export function keepPostingsOpen(site) {
 export const WIDTHS = [320, 375, 768, 1280];
 
 /** A TCP port on 127.0.0.1 that nothing listens on now. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
+export async function freePort() {
+  const [port] = await freePorts(1);
+  return port;
+}
+
+/**
+ * `count` different TCP ports on 127.0.0.1 that nothing listens on now. Each is
+ * held until all are found: a port asked for and let go at once can be the
+ * next one the kernel hands out, so two calls of freePort can give the same.
+ */
+export async function freePorts(count) {
+  const servers = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const server = net.createServer();
+      servers.push(server);
+      await new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(0, "127.0.0.1", resolve);
+      });
+    }
+    return servers.map((server) => server.address().port);
+  } finally {
+    await Promise.all(servers.map((server) => new Promise((resolve) => (server.listening ? server.close(resolve) : resolve()))));
+  }
 }
 
 /**

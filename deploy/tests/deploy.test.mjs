@@ -24,7 +24,7 @@ import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { parseHeaders, parseRedirects, startHost, startWorkerd } from "../../e2e/hosts.mjs";
-import { BUILD_CLOCK, freePort } from "../../e2e/support.mjs";
+import { BUILD_CLOCK, freePorts } from "../../e2e/support.mjs";
 import { servedPaths, sitemapPagesIn } from "../crawl.mjs";
 import { deploymentFolder, materialize, startCloudflareApi } from "./cloudflare-api.mjs";
 import { startNetlifyApi } from "./netlify-api.mjs";
@@ -289,7 +289,9 @@ describe("nginx: deploy-nginx.yml's Publish step, over SSH to a server on loopba
 
   before(async () => {
     ssh = await startSshServer();
-    const port = await freePort();
+    // Two ports, for the site's two server blocks: on one port both would be
+    // TLS, and the block that redirects has no certificate.
+    const [port, plain] = await freePorts(2);
     origin = `https://127.0.0.1:${port}`;
     workspace = workspaceFor("nginx", "--base-url", origin);
     // The server as docs/deploy.md sets it up: nginx running, the deploy user's
@@ -303,7 +305,7 @@ describe("nginx: deploy-nginx.yml's Publish step, over SSH to a server on loopba
       .replaceAll("/srv/site", siteRoot)
       .replace(/ssl_certificate \S+;/, `ssl_certificate ${dir}/cert.pem;`)
       .replace(/ssl_certificate_key \S+;/, `ssl_certificate_key ${dir}/key.pem;`)
-      .replace(/listen 80;/, `listen 127.0.0.1:${await freePort()};`)
+      .replace(/listen 80;/, `listen 127.0.0.1:${plain};`)
       .replace(/listen 443 ssl http2;/, `listen 127.0.0.1:${port} ssl http2;`)
       .replace(/\s*listen \[::\]:\d+[^;]*;/g, "");
     writeFileSync(path.join(dir, "site.conf"), site);
