@@ -58,8 +58,8 @@ export async function freePort() {
 
 /**
  * `count` different TCP ports on 127.0.0.1 that nothing listens on now. Each is
- * held until all are found: a port asked for and let go at once can be the
- * next one the kernel hands out, so two calls of freePort can give the same.
+ * held until all are found: the kernel can hand out again a port that was let
+ * go, so two calls of freePort can give the same one.
  */
 export async function freePorts(count) {
   const servers = [];
